@@ -1,0 +1,1 @@
+//! Generator of sound tsume problems (work in progress: see the project issues).

@@ -1,0 +1,246 @@
+//! Sets of squares.
+//!
+//! A `Bitboard` is a `u128` whose bit `i` is the square with index `i` (see [`crate::square`]
+//! for the file-major layout); bits 81–127 are always zero. Within one file the nine ranks are
+//! consecutive bits, top (rank a) lowest.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+use crate::color::Color;
+use crate::square::Square;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub u128);
+
+const ALL_BITS: u128 = (1u128 << 81) - 1;
+
+impl Bitboard {
+    pub const EMPTY: Bitboard = Bitboard(0);
+    pub const ALL: Bitboard = Bitboard(ALL_BITS);
+
+    #[inline]
+    pub const fn from_square(sq: Square) -> Bitboard {
+        Bitboard(1u128 << sq.index())
+    }
+
+    #[inline]
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 >> sq.index() & 1 != 0
+    }
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline]
+    pub const fn is_nonempty(self) -> bool {
+        self.0 != 0
+    }
+
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// More than one square.
+    #[inline]
+    pub const fn has_more_than_one(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+
+    /// The lowest square, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index(self.0.trailing_zeros() as usize))
+        }
+    }
+
+    /// The only square of a one-square set.
+    #[inline]
+    pub const fn single(self) -> Square {
+        debug_assert!(self.0.count_ones() == 1);
+        Square::from_index(self.0.trailing_zeros() as usize)
+    }
+
+    #[inline]
+    pub const fn with(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 | 1u128 << sq.index())
+    }
+
+    #[inline]
+    pub const fn without(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 & !(1u128 << sq.index()))
+    }
+
+    #[inline]
+    pub const fn and(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 & other.0)
+    }
+
+    #[inline]
+    pub const fn or(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 | other.0)
+    }
+
+    #[inline]
+    pub const fn and_not(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 & !other.0)
+    }
+
+    /// The squares not in `self` (a `const` spelling of `!`).
+    #[inline]
+    pub const fn complement(self) -> Bitboard {
+        Bitboard(!self.0 & ALL_BITS)
+    }
+
+    /// All squares of file index `file` (0 = file 1).
+    #[inline]
+    pub const fn file_mask(file: u8) -> Bitboard {
+        Bitboard(0x1ff << (file as u32 * 9))
+    }
+
+    /// All squares of rank index `rank` (0 = rank a).
+    pub const fn rank_mask(rank: u8) -> Bitboard {
+        let mut b = 0u128;
+        let mut f = 0;
+        while f < 9 {
+            b |= 1 << (f * 9 + rank as u32);
+            f += 1;
+        }
+        Bitboard(b)
+    }
+
+    /// Ranks whose relative rank (0 = far rank for `color`) is below `n`.
+    pub const fn far_ranks(color: Color, n: u8) -> Bitboard {
+        let mut b = 0u128;
+        let mut r = 0;
+        while r < n {
+            let rank = match color {
+                Color::Black => r,
+                Color::White => 8 - r,
+            };
+            b |= Bitboard::rank_mask(rank).0;
+            r += 1;
+        }
+        Bitboard(b)
+    }
+
+    /// The set of files (as a 9-bit mask per file, spread back over the board) that contain
+    /// at least one square of `self`: every square of each such file.
+    #[inline]
+    pub fn fill_files(self) -> Bitboard {
+        let mut out = 0u128;
+        let mut b = self.0;
+        while b != 0 {
+            let file = b.trailing_zeros() / 9;
+            let mask = 0x1ffu128 << (file * 9);
+            out |= mask;
+            b &= !mask;
+        }
+        Bitboard(out)
+    }
+
+    pub fn squares(self) -> SquareIter {
+        SquareIter(self.0)
+    }
+}
+
+/// Iterates the squares of a bitboard, lowest first.
+pub struct SquareIter(u128);
+
+impl Iterator for SquareIter {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            let i = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            Some(Square::from_index(i as usize))
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = SquareIter;
+    fn into_iter(self) -> SquareIter {
+        self.squares()
+    }
+}
+
+macro_rules! binop {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $tra for Bitboard {
+            #[inline]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & ALL_BITS)
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    /// A 9×9 picture as sente sees the board: file 9 on the left, rank a on top.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f)?;
+        for rank in 0..9 {
+            for file in (0..9).rev() {
+                let c = if self.contains(Square::new(file, rank)) {
+                    '*'
+                } else {
+                    '.'
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks() {
+        assert_eq!(Bitboard::file_mask(0).count(), 9);
+        assert_eq!(Bitboard::rank_mask(4).count(), 9);
+        assert_eq!(Bitboard::far_ranks(Color::Black, 3).count(), 27);
+        assert!(Bitboard::far_ranks(Color::White, 1).contains("5i".parse().unwrap()));
+        let b = Bitboard::from_square("3c".parse().unwrap()).with("3g".parse().unwrap());
+        assert_eq!(b.fill_files(), Bitboard::file_mask(2));
+        assert_eq!(b.squares().count(), 2);
+        assert!(b.has_more_than_one());
+        assert_eq!((!Bitboard::EMPTY).count(), 81);
+    }
+}

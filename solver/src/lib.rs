@@ -1,0 +1,27 @@
+//! The shogi rules core and the df-pn tsume solver of `tsume`.
+//!
+//! Rules: [`square`], [`bitboard`], [`attacks`], [`piece`], [`hand`], [`moves`],
+//! [`setup`] (SFEN, unvalidated) → [`position`] (validated, do/undo, Zobrist keys),
+//! [`movegen`] (legal moves, evasions, checks) and [`perft`].
+
+pub mod attacks;
+pub mod bitboard;
+pub mod color;
+pub mod hand;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod setup;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use color::Color;
+pub use hand::Hand;
+pub use moves::{Move, MoveList};
+pub use piece::{Piece, PieceKind};
+pub use position::{ParsePositionError, Position, PositionError, Validation};
+pub use setup::{Setup, SfenError};
+pub use square::Square;

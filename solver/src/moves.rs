@@ -1,0 +1,298 @@
+//! Moves and move lists.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::piece::PieceKind;
+use crate::square::Square;
+
+/// A move packed into 16 bits: destination (bits 0–6), origin square or dropped kind (bits
+/// 7–13), promotion flag (bit 14), drop flag (bit 15). It does not record the moving or
+/// captured piece: the position knows them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(u16);
+
+const PROMOTE: u16 = 1 << 14;
+const DROP: u16 = 1 << 15;
+
+impl Move {
+    #[inline]
+    pub const fn normal(from: Square, to: Square, promote: bool) -> Move {
+        Move(to.index() as u16 | (from.index() as u16) << 7 | if promote { PROMOTE } else { 0 })
+    }
+
+    #[inline]
+    pub const fn drop(kind: PieceKind, to: Square) -> Move {
+        Move(to.index() as u16 | (kind as u16) << 7 | DROP)
+    }
+
+    #[inline]
+    pub const fn to(self) -> Square {
+        Square::from_index((self.0 & 0x7f) as usize)
+    }
+
+    /// Origin square of a board move (`None` for a drop).
+    #[inline]
+    pub const fn from(self) -> Option<Square> {
+        if self.is_drop() {
+            None
+        } else {
+            Some(Square::from_index((self.0 >> 7 & 0x7f) as usize))
+        }
+    }
+
+    /// Origin square of a move known to be a board move.
+    #[inline]
+    pub const fn from_sq(self) -> Square {
+        debug_assert!(!self.is_drop());
+        Square::from_index((self.0 >> 7 & 0x7f) as usize)
+    }
+
+    #[inline]
+    pub const fn is_drop(self) -> bool {
+        self.0 & DROP != 0
+    }
+
+    #[inline]
+    pub const fn is_promotion(self) -> bool {
+        self.0 & PROMOTE != 0
+    }
+
+    /// The dropped kind, for a drop.
+    #[inline]
+    pub const fn drop_kind(self) -> Option<PieceKind> {
+        if self.is_drop() {
+            Some(PieceKind::from_index((self.0 >> 7 & 0x7f) as usize))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub const fn raw(self) -> u16 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn from_raw(raw: u16) -> Move {
+        Move(raw)
+    }
+
+    /// The same move with the promotion flag cleared (for look-alike pairs).
+    #[inline]
+    pub const fn without_promotion(self) -> Move {
+        Move(self.0 & !PROMOTE)
+    }
+
+    /// Left–right mirror image.
+    pub const fn mirror(self) -> Move {
+        let to = self.to().mirror();
+        if self.is_drop() {
+            Move::drop(PieceKind::from_index((self.0 >> 7 & 0x7f) as usize), to)
+        } else {
+            Move::normal(self.from_sq().mirror(), to, self.is_promotion())
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    /// USI notation: `7g7f`, `8h2b+`, `P*5e`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.drop_kind() {
+            Some(kind) => write!(f, "{}*{}", kind.sfen_letter(), self.to()),
+            None => write!(
+                f,
+                "{}{}{}",
+                self.from_sq(),
+                self.to(),
+                if self.is_promotion() { "+" } else { "" }
+            ),
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A string that is not a USI move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseMoveError(pub String);
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "not a USI move: {:?} (expected e.g. 7g7f, 8h2b+ or P*5e)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+    /// Parses USI syntax only; whether the move is legal is the position's business.
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let err = || ParseMoveError(s.to_string());
+        let b = s.as_bytes();
+        if b.len() == 4 && b[1] == b'*' {
+            let kind = PieceKind::from_sfen_letter(b[0] as char)
+                .filter(|k| *k != PieceKind::King && b[0].is_ascii_uppercase())
+                .ok_or_else(err)?;
+            let to: Square = s[2..4].parse().map_err(|_| err())?;
+            return Ok(Move::drop(kind, to));
+        }
+        if (b.len() == 4 || (b.len() == 5 && b[4] == b'+'))
+            && s.is_char_boundary(2)
+            && s.is_char_boundary(4)
+        {
+            let from: Square = s[0..2].parse().map_err(|_| err())?;
+            let to: Square = s[2..4].parse().map_err(|_| err())?;
+            if from == to {
+                return Err(err());
+            }
+            return Ok(Move::normal(from, to, b.len() == 5));
+        }
+        Err(err())
+    }
+}
+
+/// Longest possible list of legal moves in shogi is 593; 600 leaves room.
+pub const MAX_MOVES: usize = 600;
+
+/// A fixed-capacity list of moves living on the stack (no allocation on the hot path).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move(0); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    /// Keeps the moves for which `f` is true, preserving order.
+    pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
+        let mut j = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if f(m) {
+                self.moves[j] = m;
+                j += 1;
+            }
+        }
+        self.len = j;
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usi_round_trip() {
+        for s in ["7g7f", "8h2b+", "P*5e", "G*1a", "1a9i", "9i1a+"] {
+            let m: Move = s.parse().unwrap();
+            assert_eq!(m.to_string(), s);
+        }
+        let m: Move = "8h2b+".parse().unwrap();
+        assert!(m.is_promotion() && !m.is_drop());
+        assert_eq!(m.from_sq().to_string(), "8h");
+        let d: Move = "R*5e".parse().unwrap();
+        assert_eq!(d.drop_kind(), Some(PieceKind::Rook));
+        assert_eq!(d.from(), None);
+    }
+
+    #[test]
+    fn rejects_garbage() {
+        for s in [
+            "", "7g", "7g7g", "7g7j", "K*5e", "p*5e", "X*5e", "7g7f=", "7g7f++", "P*5", "０g7f",
+            "7g7f+x",
+        ] {
+            assert!(s.parse::<Move>().is_err(), "{s}");
+        }
+    }
+
+    #[test]
+    fn mirror() {
+        let m: Move = "7g7f".parse().unwrap();
+        assert_eq!(m.mirror().to_string(), "3g3f");
+        let d: Move = "P*1e".parse().unwrap();
+        assert_eq!(d.mirror().to_string(), "P*9e");
+    }
+}

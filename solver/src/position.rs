@@ -1,0 +1,800 @@
+//! A validated position: board, hands, side to move, with incremental Zobrist keys and
+//! do/undo.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::attacks::{self, between};
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::hand::Hand;
+use crate::moves::{Move, MoveList};
+use crate::piece::{Piece, PieceKind};
+use crate::setup::{Setup, SfenError};
+use crate::square::Square;
+use crate::zobrist;
+
+use PieceKind::*;
+
+/// Why a [`Setup`] is not a legal shogi position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// More pieces of a kind (promoted ones counted with their base kind, hands included)
+    /// than a full set has.
+    TooManyPieces {
+        kind: PieceKind,
+        count: u32,
+        max: u8,
+    },
+    /// Two unpromoted pawns of one colour on one file (二歩). `file` is 1–9.
+    Nifu { color: Color, file: u8 },
+    /// A pawn or lance on its last rank, or a knight on its last two (行き所のない駒).
+    DeadPiece { piece: Piece, square: Square },
+    /// More than one king of a colour.
+    TwoKings { color: Color },
+    /// The side that is not to move is in check (it could be captured).
+    OpponentInCheck { color: Color },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PositionError::*;
+        match self {
+            TooManyPieces { kind, count, max } => write!(
+                f,
+                "{count} pieces of kind {} on the board and in hand; a full set has {max}",
+                kind.sfen_letter()
+            ),
+            Nifu { color, file } => {
+                write!(f, "two unpromoted {color:?} pawns on file {file} (nifu)")
+            }
+            DeadPiece { piece, square } => write!(
+                f,
+                "{} on {square} can never move again (dead piece)",
+                piece.to_sfen()
+            ),
+            TwoKings { color } => write!(f, "more than one {color:?} king"),
+            OpponentInCheck { color } => {
+                write!(f, "{color:?} is in check but it is not {color:?}'s turn")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// SFEN text that is not a legal position: either its syntax or its content is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsePositionError {
+    Sfen(SfenError),
+    Illegal(PositionError),
+}
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParsePositionError::Sfen(e) => write!(f, "malformed SFEN: {e}"),
+            ParsePositionError::Illegal(e) => write!(f, "illegal position: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
+impl From<SfenError> for ParsePositionError {
+    fn from(e: SfenError) -> Self {
+        ParsePositionError::Sfen(e)
+    }
+}
+
+impl From<PositionError> for ParsePositionError {
+    fn from(e: PositionError) -> Self {
+        ParsePositionError::Illegal(e)
+    }
+}
+
+/// How strictly [`Position::from_setup_with`] checks piece counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Validation {
+    /// At most a full set of each kind (the rules doc).
+    Strict,
+    /// More pieces than a full set are accepted as long as all of a kind fit one hand; some
+    /// published perft positions have three bishops. Never used for problems.
+    AllowExtraPieces,
+}
+
+fn setup_hand(setup: &Setup, color: Color) -> Hand {
+    let mut h = Hand::EMPTY;
+    for kind in PieceKind::HAND {
+        h = h.with_count(kind, setup.hands[color.index()][kind.index()] as u32);
+    }
+    h
+}
+
+/// What `undo_move` needs to restore, pushed by `do_move`.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    board_key: u64,
+    checkers: Bitboard,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; 81],
+    by_color: [Bitboard; 2],
+    by_kind: [Bitboard; PieceKind::NUM],
+    hands: [Hand; 2],
+    side_to_move: Color,
+    kings: [Option<Square>; 2],
+    board_key: u64,
+    /// Pieces giving check to the side to move.
+    checkers: Bitboard,
+    move_number: u32,
+    history: Vec<Undo>,
+}
+
+impl PartialEq for Position {
+    /// Same board, hands and side to move (the move history is not compared).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.hands == other.hands
+            && self.side_to_move == other.side_to_move
+    }
+}
+
+impl Eq for Position {}
+
+impl Position {
+    /// Validates a setup (see [`PositionError`]). Positions without a king for one or both
+    /// sides are allowed: tsume problems usually have no attacker king.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        Position::from_setup_with(setup, Validation::Strict)
+    }
+
+    /// Validates a setup with the chosen strictness.
+    pub fn from_setup_with(
+        setup: &Setup,
+        validation: Validation,
+    ) -> Result<Position, PositionError> {
+        // Piece counts, promoted pieces with their base kind, hands included.
+        for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook, King] {
+            let on_board = setup
+                .board
+                .iter()
+                .flatten()
+                .filter(|p| p.kind.unpromote() == kind)
+                .count() as u32;
+            let in_hand: u32 = if kind == King {
+                0
+            } else {
+                Color::ALL
+                    .iter()
+                    .map(|c| setup.hands[c.index()][kind.index()] as u32)
+                    .sum()
+            };
+            let count = on_board + in_hand;
+            let max = match validation {
+                // What a hand field can hold; board counts beyond it cannot reach a hand.
+                Validation::AllowExtraPieces if kind != King => Hand::capacity(kind),
+                _ => kind.full_set_count(),
+            };
+            if count > max as u32 {
+                return Err(PositionError::TooManyPieces { kind, count, max });
+            }
+        }
+        for color in Color::ALL {
+            let kings = setup
+                .board
+                .iter()
+                .flatten()
+                .filter(|p| p.kind == King && p.color == color)
+                .count();
+            if kings > 1 {
+                return Err(PositionError::TwoKings { color });
+            }
+        }
+        for sq in Square::all() {
+            if let Some(p) = setup.piece_at(sq) {
+                if p.kind.is_dead_on(sq.relative_rank(p.color)) {
+                    return Err(PositionError::DeadPiece {
+                        piece: p,
+                        square: sq,
+                    });
+                }
+            }
+        }
+        for color in Color::ALL {
+            for file in 0..9u8 {
+                let pawns = (0..9u8)
+                    .filter(|&r| {
+                        setup.piece_at(Square::new(file, r)) == Some(Piece::new(color, Pawn))
+                    })
+                    .count();
+                if pawns > 1 {
+                    return Err(PositionError::Nifu {
+                        color,
+                        file: file + 1,
+                    });
+                }
+            }
+        }
+
+        let mut pos = Position {
+            board: [None; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; PieceKind::NUM],
+            hands: [
+                setup_hand(setup, Color::Black),
+                setup_hand(setup, Color::White),
+            ],
+            side_to_move: setup.side_to_move,
+            kings: [None; 2],
+            board_key: 0,
+            checkers: Bitboard::EMPTY,
+            move_number: setup.move_number,
+            history: Vec::with_capacity(256),
+        };
+        for sq in Square::all() {
+            if let Some(p) = setup.piece_at(sq) {
+                pos.put_piece(p, sq);
+            }
+        }
+        pos.board_key = pos.compute_board_key();
+        let them = !pos.side_to_move;
+        if let Some(k) = pos.king(them) {
+            if pos
+                .attackers_to(pos.side_to_move, k, pos.occupied())
+                .is_nonempty()
+            {
+                return Err(PositionError::OpponentInCheck { color: them });
+            }
+        }
+        pos.checkers = pos.compute_checkers();
+        Ok(pos)
+    }
+
+    pub fn from_sfen(sfen: &str) -> Result<Position, ParsePositionError> {
+        Ok(Position::from_setup(&Setup::from_sfen(sfen)?)?)
+    }
+
+    pub fn startpos() -> Position {
+        Position::from_sfen(crate::setup::STARTPOS_SFEN).expect("the start position is legal")
+    }
+
+    /// The position as an unvalidated setup (for editing or printing).
+    pub fn to_setup(&self) -> Setup {
+        let mut hands = [[0u8; 7]; 2];
+        for c in Color::ALL {
+            for k in PieceKind::HAND {
+                hands[c.index()][k.index()] = self.hands[c.index()].count(k) as u8;
+            }
+        }
+        Setup {
+            board: self.board,
+            hands,
+            side_to_move: self.side_to_move,
+            move_number: self.move_number,
+        }
+    }
+
+    pub fn to_sfen(&self) -> String {
+        self.to_setup().to_string()
+    }
+
+    fn put_piece(&mut self, p: Piece, sq: Square) {
+        debug_assert!(self.board[sq.index()].is_none());
+        self.board[sq.index()] = Some(p);
+        self.by_color[p.color.index()] ^= Bitboard::from_square(sq);
+        self.by_kind[p.kind.index()] ^= Bitboard::from_square(sq);
+        if p.kind == King {
+            self.kings[p.color.index()] = Some(sq);
+        }
+    }
+
+    fn remove_piece(&mut self, p: Piece, sq: Square) {
+        debug_assert_eq!(self.board[sq.index()], Some(p));
+        self.board[sq.index()] = None;
+        self.by_color[p.color.index()] ^= Bitboard::from_square(sq);
+        self.by_kind[p.kind.index()] ^= Bitboard::from_square(sq);
+        if p.kind == King {
+            self.kings[p.color.index()] = None;
+        }
+    }
+
+    fn compute_board_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                key ^= zobrist::piece_key(p, sq);
+            }
+        }
+        if self.side_to_move == Color::White {
+            key ^= zobrist::SIDE_KEY;
+        }
+        key
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
+        match self.king(self.side_to_move) {
+            Some(k) => self.attackers_to(!self.side_to_move, k, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    // ----- queries -----
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    #[inline]
+    pub fn hand(&self, color: Color) -> Hand {
+        self.hands[color.index()]
+    }
+
+    #[inline]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.kings[color.index()]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline]
+    pub fn pieces_of_kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    #[inline]
+    pub fn pieces_of(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    /// Gold-likes: gold and the four small promoted pieces.
+    #[inline]
+    pub fn golds(&self) -> Bitboard {
+        self.by_kind[Gold.index()]
+            | self.by_kind[ProPawn.index()]
+            | self.by_kind[ProLance.index()]
+            | self.by_kind[ProKnight.index()]
+            | self.by_kind[ProSilver.index()]
+    }
+
+    /// Pieces with a bishop's diagonal slide (bishop, horse).
+    #[inline]
+    pub fn bishop_sliders(&self) -> Bitboard {
+        self.by_kind[Bishop.index()] | self.by_kind[Horse.index()]
+    }
+
+    /// Pieces with a rook's orthogonal slide (rook, dragon).
+    #[inline]
+    pub fn rook_sliders(&self) -> Bitboard {
+        self.by_kind[Rook.index()] | self.by_kind[Dragon.index()]
+    }
+
+    /// Pieces that step one square in all eight directions (king, horse, dragon).
+    #[inline]
+    pub fn king_steppers(&self) -> Bitboard {
+        self.by_kind[King.index()] | self.by_kind[Horse.index()] | self.by_kind[Dragon.index()]
+    }
+
+    /// The move number as in the SFEN (incremented by every move made).
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// Key of the board and side to move (hands excluded).
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        self.board_key
+    }
+
+    /// Key of the whole position (board, side to move, both hands).
+    #[inline]
+    pub fn full_key(&self) -> u64 {
+        zobrist::full_key(self.board_key, self.hands[0], self.hands[1])
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers.is_nonempty()
+    }
+
+    /// Pieces of `color` attacking `sq`, given the occupancy `occupied`.
+    #[inline]
+    pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        let them = !color; // attacks are looked up from the target, as if by the other side
+        let step = (attacks::pawn_attacks(them, sq) & self.by_kind[Pawn.index()])
+            | (attacks::knight_attacks(them, sq) & self.by_kind[Knight.index()])
+            | (attacks::silver_attacks(them, sq) & self.by_kind[Silver.index()])
+            | (attacks::gold_attacks(them, sq) & self.golds())
+            | (attacks::king_attacks(sq) & self.king_steppers());
+        let slide = (attacks::lance_attacks(them, sq, occupied) & self.by_kind[Lance.index()])
+            | (attacks::bishop_attacks(sq, occupied) & self.bishop_sliders())
+            | (attacks::rook_attacks(sq, occupied) & self.rook_sliders());
+        (step | slide) & self.by_color[color.index()]
+    }
+
+    /// Whether `color` attacks `sq` (current occupancy).
+    #[inline]
+    pub fn is_attacked(&self, color: Color, sq: Square) -> bool {
+        self.attackers_to(color, sq, self.occupied()).is_nonempty()
+    }
+
+    /// Pieces (of either colour) that are the only piece between `king_sq` and a slider of
+    /// `slider_color` aiming at it: moving one of them off the line opens the line.
+    pub fn slider_blockers(&self, slider_color: Color, king_sq: Square) -> Bitboard {
+        let king_color = !slider_color;
+        let snipers = ((attacks::rook_pseudo_attacks(king_sq) & self.rook_sliders())
+            | (attacks::bishop_pseudo_attacks(king_sq) & self.bishop_sliders())
+            | (attacks::lance_pseudo_attacks(king_color, king_sq) & self.by_kind[Lance.index()]))
+            & self.by_color[slider_color.index()];
+        let occupied = self.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(king_sq, s) & occupied;
+            if b.is_nonempty() && !b.has_more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers
+    }
+
+    /// Pieces of the side to move pinned to its own king.
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        let us = self.side_to_move;
+        match self.king(us) {
+            Some(k) => self.slider_blockers(!us, k) & self.by_color[us.index()],
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// The moving piece of a board move, or the dropped piece.
+    #[inline]
+    pub fn moved_piece(&self, m: Move) -> Piece {
+        match m.drop_kind() {
+            Some(kind) => Piece::new(self.side_to_move, kind),
+            None => self.board[m.from_sq().index()].expect("a board move starts on a piece"),
+        }
+    }
+
+    /// The kind on the destination after the move (promotion applied).
+    #[inline]
+    pub fn moved_kind_after(&self, m: Move) -> PieceKind {
+        let k = self.moved_piece(m).kind;
+        if m.is_promotion() {
+            k.promote()
+        } else {
+            k
+        }
+    }
+
+    /// The piece captured by `m`, if any.
+    #[inline]
+    pub fn captured_piece(&self, m: Move) -> Option<Piece> {
+        if m.is_drop() {
+            None
+        } else {
+            self.board[m.to().index()]
+        }
+    }
+
+    /// Whether `m` (a legal move) gives check. Computed from scratch, without cached tables;
+    /// move generators use [`crate::movegen::CheckInfo`] instead.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side_to_move;
+        let Some(ksq) = self.king(!us) else {
+            return false;
+        };
+        let to = m.to();
+        let kind = self.moved_kind_after(m);
+        let mut occ = self.occupied().with(to);
+        if let Some(from) = m.from() {
+            occ = occ.without(from);
+        }
+        if attacks::attacks(us, kind, to, occ).contains(ksq) {
+            return true;
+        }
+        let Some(from) = m.from() else { return false };
+        if attacks::line(from, ksq).is_empty() || attacks::aligned(from, to, ksq) {
+            return false;
+        }
+        let ours = self.by_color[us.index()].without(from);
+        let sliders = ((attacks::bishop_attacks(ksq, occ) & self.bishop_sliders())
+            | (attacks::rook_attacks(ksq, occ) & self.rook_sliders())
+            | (attacks::lance_attacks(!us, ksq, occ) & self.by_kind[Lance.index()]))
+            & ours;
+        sliders.is_nonempty()
+    }
+
+    // ----- making moves -----
+
+    /// Plays `m`, which must be legal in this position.
+    pub fn do_move(&mut self, m: Move) {
+        let us = self.side_to_move;
+        let mut key = self.board_key ^ zobrist::SIDE_KEY;
+        let to = m.to();
+        let captured;
+        match m.drop_kind() {
+            Some(kind) => {
+                captured = None;
+                let p = Piece::new(us, kind);
+                self.hands[us.index()] = self.hands[us.index()].remove(kind);
+                self.put_piece(p, to);
+                key ^= zobrist::piece_key(p, to);
+            }
+            None => {
+                let from = m.from_sq();
+                let p = self.board[from.index()].expect("a board move starts on a piece");
+                captured = self.board[to.index()];
+                if let Some(c) = captured {
+                    self.remove_piece(c, to);
+                    key ^= zobrist::piece_key(c, to);
+                    self.hands[us.index()] = self.hands[us.index()].add(c.kind.unpromote());
+                }
+                self.remove_piece(p, from);
+                key ^= zobrist::piece_key(p, from);
+                let moved = if m.is_promotion() {
+                    Piece::new(us, p.kind.promote())
+                } else {
+                    p
+                };
+                self.put_piece(moved, to);
+                key ^= zobrist::piece_key(moved, to);
+            }
+        }
+        self.history.push(Undo {
+            mv: m,
+            captured,
+            board_key: self.board_key,
+            checkers: self.checkers,
+        });
+        self.board_key = key;
+        self.side_to_move = !us;
+        self.move_number += 1;
+        self.checkers = self.compute_checkers();
+        debug_assert_eq!(self.board_key, self.compute_board_key());
+    }
+
+    /// Takes back the last move made with [`Position::do_move`].
+    pub fn undo_move(&mut self) {
+        let u = self
+            .history
+            .pop()
+            .expect("undo_move without a move to undo");
+        let us = !self.side_to_move;
+        let to = u.mv.to();
+        let on_to = self.board[to.index()].expect("the moved piece is on its destination");
+        self.remove_piece(on_to, to);
+        match u.mv.drop_kind() {
+            Some(kind) => self.hands[us.index()] = self.hands[us.index()].add(kind),
+            None => {
+                let from = u.mv.from_sq();
+                let orig = if u.mv.is_promotion() {
+                    Piece::new(us, on_to.kind.unpromote())
+                } else {
+                    on_to
+                };
+                self.put_piece(orig, from);
+                if let Some(c) = u.captured {
+                    self.put_piece(c, to);
+                    self.hands[us.index()] = self.hands[us.index()].remove(c.kind.unpromote());
+                }
+            }
+        }
+        self.board_key = u.board_key;
+        self.checkers = u.checkers;
+        self.side_to_move = us;
+        self.move_number -= 1;
+        debug_assert_eq!(self.board_key, self.compute_board_key());
+    }
+
+    /// Number of moves made since the position was set up (undo-able plies).
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+
+    /// The moves made since set-up, oldest first.
+    pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// Forgets the move history (the position stays as it is).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        crate::movegen::generate_legal(self, &mut list);
+        list
+    }
+
+    /// Parses a USI move and checks that it is legal here.
+    pub fn parse_move(&self, usi: &str) -> Result<Move, IllegalMoveError> {
+        let m: Move = usi
+            .parse()
+            .map_err(|e: crate::moves::ParseMoveError| IllegalMoveError(e.to_string()))?;
+        if self.legal_moves().contains(m) {
+            Ok(m)
+        } else {
+            Err(IllegalMoveError(format!(
+                "{usi} is not a legal move in {}",
+                self.to_sfen()
+            )))
+        }
+    }
+
+    /// Whether the side to move is checkmated (in check, no legal move).
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !crate::movegen::has_legal_move(self)
+    }
+
+    /// Key and board equality check against a from-scratch recomputation (for tests).
+    pub fn is_consistent(&self) -> bool {
+        let mut fresh =
+            Position::from_setup(&self.to_setup()).expect("a reachable position is legal");
+        fresh.history.clear();
+        fresh.board_key == self.board_key
+            && fresh.by_color == self.by_color
+            && fresh.by_kind == self.by_kind
+            && fresh.kings == self.kings
+            && fresh.checkers == self.checkers
+    }
+}
+
+/// A USI move string that is malformed or not legal in the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError(pub String);
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        Position::from_sfen(s)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_sfen())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startpos_round_trip() {
+        let p = Position::startpos();
+        assert_eq!(p.to_sfen(), crate::setup::STARTPOS_SFEN);
+        assert!(!p.in_check());
+    }
+
+    #[test]
+    fn validation_errors() {
+        type Case = (&'static str, fn(&PositionError) -> bool);
+        let cases: &[Case] = &[
+            ("4k4/9/9/9/9/9/9/9/9 b 19P 1", |e| {
+                matches!(
+                    e,
+                    PositionError::TooManyPieces {
+                        kind: Pawn,
+                        count: 19,
+                        ..
+                    }
+                )
+            }),
+            ("4k4/9/9/9/9/9/9/9/R8 b 2R 1", |e| {
+                matches!(
+                    e,
+                    PositionError::TooManyPieces {
+                        kind: Rook,
+                        count: 3,
+                        ..
+                    }
+                )
+            }),
+            ("4k4/9/4+R4/9/9/9/9/9/R8 b R 1", |e| {
+                matches!(e, PositionError::TooManyPieces { kind: Rook, .. })
+            }),
+            ("4k4/9/4P4/9/4P4/9/9/9/9 b - 1", |e| {
+                matches!(
+                    e,
+                    PositionError::Nifu {
+                        color: Color::Black,
+                        file: 5
+                    }
+                )
+            }),
+            ("P3k4/9/9/9/9/9/9/9/9 b - 1", |e| {
+                matches!(e, PositionError::DeadPiece { .. })
+            }),
+            ("4k4/N8/9/9/9/9/9/9/9 b - 1", |e| {
+                matches!(e, PositionError::DeadPiece { .. })
+            }),
+            ("4k4/9/9/9/9/9/9/9/4l4 b - 1", |e| {
+                matches!(e, PositionError::DeadPiece { .. })
+            }),
+            ("4k3k/9/9/9/9/9/9/9/9 b - 1", |e| {
+                matches!(
+                    e,
+                    PositionError::TwoKings {
+                        color: Color::White
+                    }
+                )
+            }),
+            ("4k4/4R4/9/9/9/9/9/9/9 b - 1", |e| {
+                matches!(
+                    e,
+                    PositionError::OpponentInCheck {
+                        color: Color::White
+                    }
+                )
+            }),
+        ];
+        for (sfen, pred) in cases {
+            let setup: Setup = sfen.parse().unwrap();
+            let err = Position::from_setup(&setup).expect_err(sfen);
+            assert!(pred(&err), "{sfen}: {err}");
+        }
+        // Tokin and enemy pawns do not count for nifu; kingless positions are fine.
+        assert!(Position::from_sfen("9/9/4+P4/9/4P4/9/4p4/9/9 b - 1").is_ok());
+        assert!(Position::from_sfen("9/9/9/9/9/9/9/9/9 b - 1").is_ok());
+    }
+
+    #[test]
+    fn do_undo_restores() {
+        let mut p = Position::startpos();
+        let before = p.clone();
+        let m: Move = "7g7f".parse().unwrap();
+        p.do_move(m);
+        assert_eq!(p.side_to_move(), Color::White);
+        assert_ne!(p.board_key(), before.board_key());
+        p.undo_move();
+        assert_eq!(p, before);
+        assert_eq!(p.board_key(), before.board_key());
+    }
+}

@@ -1,0 +1,442 @@
+//! An unvalidated position as written in SFEN, and its parser.
+//!
+//! [`Setup`] is whatever an SFEN string says, syntax-checked only. Turning it into a
+//! [`crate::position::Position`] checks the shogi rules ([`crate::position::PositionError`]).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::color::Color;
+use crate::piece::{Piece, PieceKind};
+use crate::square::Square;
+
+/// The SFEN of the initial position.
+pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Setup {
+    /// Pieces by square index.
+    pub board: [Option<Piece>; 81],
+    /// Hand counts by colour and hand kind index (P L N S B R G); may exceed the full set.
+    pub hands: [[u8; 7]; 2],
+    pub side_to_move: Color,
+    /// Move number (the fourth SFEN field), 1 if absent.
+    pub move_number: u32,
+}
+
+/// Why an SFEN string could not be read. Ranks and columns are 1-based, ranks counted from
+/// the top (rank 1 = `a`), columns from the left of the rank string as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SfenError {
+    Empty,
+    /// Not 3 or 4 whitespace-separated fields (`moves …` after them is not part of an SFEN).
+    FieldCount {
+        found: usize,
+    },
+    /// The board has a number of `/`-separated ranks other than 9.
+    RankCount {
+        found: usize,
+    },
+    /// A rank describes more or fewer than 9 squares.
+    RankLength {
+        rank: usize,
+        squares: usize,
+    },
+    /// A character in the board field that is neither a piece letter, `+` nor a digit 1–9.
+    UnknownPiece {
+        rank: usize,
+        column: usize,
+        found: char,
+    },
+    /// `+` not followed by a promotable piece letter.
+    BadPromotion {
+        rank: usize,
+        column: usize,
+    },
+    /// Side to move other than `b` or `w`.
+    BadSide {
+        found: String,
+    },
+    /// A malformed hand field.
+    BadHand {
+        column: usize,
+        problem: &'static str,
+    },
+    /// A move number that is not a positive integer.
+    BadMoveNumber {
+        found: String,
+    },
+}
+
+impl fmt::Display for SfenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SfenError::*;
+        match self {
+            Empty => write!(f, "empty SFEN"),
+            FieldCount { found } => write!(
+                f,
+                "an SFEN has 3 or 4 fields (board, side, hand[, move number]), found {found}"
+            ),
+            RankCount { found } => write!(
+                f,
+                "the board must have 9 ranks separated by '/', found {found}"
+            ),
+            RankLength { rank, squares } => {
+                write!(f, "rank {rank} describes {squares} squares instead of 9")
+            }
+            UnknownPiece {
+                rank,
+                column,
+                found,
+            } => {
+                write!(
+                    f,
+                    "rank {rank}, column {column}: unknown piece letter {found:?}"
+                )
+            }
+            BadPromotion { rank, column } => write!(
+                f,
+                "rank {rank}, column {column}: '+' must be followed by P, L, N, S, B or R"
+            ),
+            BadSide { found } => write!(f, "side to move must be 'b' or 'w', found {found:?}"),
+            BadHand { column, problem } => write!(f, "hand, column {column}: {problem}"),
+            BadMoveNumber { found } => {
+                write!(f, "move number must be a positive integer, found {found:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SfenError {}
+
+impl Setup {
+    pub fn empty() -> Setup {
+        Setup {
+            board: [None; 81],
+            hands: [[0; 7]; 2],
+            side_to_move: Color::Black,
+            move_number: 1,
+        }
+    }
+
+    /// Parses the SFEN fields; accepts an optional leading `sfen ` keyword.
+    pub fn from_sfen(sfen: &str) -> Result<Setup, SfenError> {
+        let sfen = sfen.trim();
+        let sfen = sfen.strip_prefix("sfen ").unwrap_or(sfen);
+        if sfen == "startpos" {
+            return Setup::from_sfen(STARTPOS_SFEN);
+        }
+        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(SfenError::Empty);
+        }
+        if !(3..=4).contains(&fields.len()) {
+            return Err(SfenError::FieldCount {
+                found: fields.len(),
+            });
+        }
+        let mut setup = Setup::empty();
+        parse_board(fields[0], &mut setup.board)?;
+        setup.side_to_move = match fields[1] {
+            "b" => Color::Black,
+            "w" => Color::White,
+            other => {
+                return Err(SfenError::BadSide {
+                    found: other.to_string(),
+                })
+            }
+        };
+        setup.hands = parse_hands(fields[2])?;
+        if let Some(n) = fields.get(3) {
+            setup.move_number = n.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                SfenError::BadMoveNumber {
+                    found: n.to_string(),
+                }
+            })?;
+        }
+        Ok(setup)
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// Gives `color` every piece that is neither on the board nor in the other hand
+    /// (the tsume convention 玉方持駒 = 残り全部). Counts already over the full set are kept.
+    pub fn fill_hand(&mut self, color: Color) {
+        for (i, kind) in PieceKind::HAND.into_iter().enumerate() {
+            let on_board = self
+                .board
+                .iter()
+                .flatten()
+                .filter(|p| p.kind.unpromote() == kind)
+                .count();
+            let used = on_board + self.hands[(!color).index()][i] as usize;
+            self.hands[color.index()][i] =
+                (kind.full_set_count() as usize).saturating_sub(used) as u8;
+        }
+    }
+}
+
+fn parse_board(field: &str, board: &mut [Option<Piece>; 81]) -> Result<(), SfenError> {
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != 9 {
+        return Err(SfenError::RankCount { found: ranks.len() });
+    }
+    for (r, rank_str) in ranks.iter().enumerate() {
+        let rank = r + 1;
+        // Squares are written from file 9 (left) to file 1.
+        let mut squares = 0usize;
+        let mut promoted = false;
+        for (c, ch) in rank_str.chars().enumerate() {
+            let column = c + 1;
+            if promoted && !ch.is_ascii_alphabetic() {
+                return Err(SfenError::BadPromotion {
+                    rank,
+                    column: column - 1,
+                });
+            }
+            match ch {
+                '1'..='9' => squares += ch as usize - '0' as usize,
+                '+' => {
+                    promoted = true;
+                    continue;
+                }
+                _ => {
+                    let kind = PieceKind::from_sfen_letter(ch)
+                        .filter(|_| ch.is_ascii_alphabetic())
+                        .ok_or(SfenError::UnknownPiece {
+                            rank,
+                            column,
+                            found: ch,
+                        })?;
+                    let kind = if promoted {
+                        if !kind.can_promote() {
+                            return Err(SfenError::BadPromotion {
+                                rank,
+                                column: column - 1,
+                            });
+                        }
+                        kind.promote()
+                    } else {
+                        kind
+                    };
+                    let color = if ch.is_ascii_uppercase() {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    if squares < 9 {
+                        let sq = Square::new((8 - squares) as u8, r as u8);
+                        board[sq.index()] = Some(Piece::new(color, kind));
+                    }
+                    squares += 1;
+                }
+            }
+            promoted = false;
+        }
+        if promoted {
+            return Err(SfenError::BadPromotion {
+                rank,
+                column: rank_str.chars().count(),
+            });
+        }
+        if squares != 9 {
+            return Err(SfenError::RankLength { rank, squares });
+        }
+    }
+    Ok(())
+}
+
+fn parse_hands(field: &str) -> Result<[[u8; 7]; 2], SfenError> {
+    let mut hands = [[0u8; 7]; 2];
+    if field == "-" {
+        return Ok(hands);
+    }
+    let mut count: Option<u32> = None;
+    for (c, ch) in field.chars().enumerate() {
+        let column = c + 1;
+        if let Some(d) = ch.to_digit(10) {
+            let n = count.unwrap_or(0) * 10 + d;
+            if count.is_none() && d == 0 {
+                return Err(SfenError::BadHand {
+                    column,
+                    problem: "a count cannot start with 0",
+                });
+            }
+            if n > 99 {
+                return Err(SfenError::BadHand {
+                    column,
+                    problem: "count too large",
+                });
+            }
+            count = Some(n);
+            continue;
+        }
+        let kind = PieceKind::from_sfen_letter(ch)
+            .filter(|k| *k != PieceKind::King && ch.is_ascii_alphabetic())
+            .ok_or(SfenError::BadHand {
+                column,
+                problem: "expected a count or one of R B G S N L P (r b g s n l p)",
+            })?;
+        let color = if ch.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let slot = &mut hands[color.index()][kind.index()];
+        let n = count.take().unwrap_or(1);
+        *slot = (*slot as u32 + n).min(255) as u8;
+    }
+    if count.is_some() {
+        return Err(SfenError::BadHand {
+            column: field.chars().count(),
+            problem: "count without a piece letter",
+        });
+    }
+    Ok(hands)
+}
+
+impl FromStr for Setup {
+    type Err = SfenError;
+    fn from_str(s: &str) -> Result<Setup, SfenError> {
+        Setup::from_sfen(s)
+    }
+}
+
+impl fmt::Display for Setup {
+    /// Canonical SFEN (hands in R B G S N L P order, Black's first).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in 0..9u8 {
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+            let mut empty = 0;
+            for file in (0..9u8).rev() {
+                match self.board[Square::new(file, rank).index()] {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        f.write_str(&p.to_sfen())?;
+                    }
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+        }
+        write!(f, " {} ", self.side_to_move.sfen_char())?;
+        let mut hand = String::new();
+        for color in Color::ALL {
+            for kind in PieceKind::HAND_SFEN_ORDER {
+                let n = self.hands[color.index()][kind.index()];
+                if n == 0 {
+                    continue;
+                }
+                if n > 1 {
+                    hand += &n.to_string();
+                }
+                let c = kind.sfen_letter();
+                hand.push(if color == Color::Black {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                });
+            }
+        }
+        if hand.is_empty() {
+            hand.push('-');
+        }
+        write!(f, "{hand} {}", self.move_number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        for s in [
+            STARTPOS_SFEN,
+            "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
+            "kn7/ps7/9/9/N8/9/9/9/8B b 2RB4G2S2N4L17P 1",
+            "4k4/9/9/9/9/9/9/9/9 w - 12",
+        ] {
+            let setup: Setup = s.parse().unwrap();
+            assert_eq!(setup.to_string(), s);
+        }
+    }
+
+    #[test]
+    fn non_canonical_hand_is_normalised() {
+        let setup: Setup = "kn7/ps7/9/9/N8/9/9/9/8B b 2r1b4g2s2n4l17p 1"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            setup.to_string(),
+            "kn7/ps7/9/9/N8/9/9/9/8B b 2rb4g2s2n4l17p 1"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_place() {
+        let e = Setup::from_sfen("lnsgkgsnl/1r5b1/ppppXpppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            SfenError::UnknownPiece {
+                rank: 3,
+                column: 5,
+                found: 'X'
+            }
+        );
+        let e = Setup::from_sfen("lnsgkgsnl/1r5b1/pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            SfenError::RankLength {
+                rank: 3,
+                squares: 8
+            }
+        );
+        let e = Setup::from_sfen("9/9/9/9/9/9/9/9 b - 1").unwrap_err();
+        assert_eq!(e, SfenError::RankCount { found: 8 });
+        assert!(matches!(
+            Setup::from_sfen("9/9/9/9/9/9/9/9/+G8 b - 1"),
+            Err(SfenError::BadPromotion { rank: 9, .. })
+        ));
+        assert!(matches!(
+            Setup::from_sfen("9/9/9/9/9/9/9/9/9 x - 1"),
+            Err(SfenError::BadSide { .. })
+        ));
+        assert!(matches!(
+            Setup::from_sfen("9/9/9/9/9/9/9/9/9 b 2K 1"),
+            Err(SfenError::BadHand { column: 2, .. })
+        ));
+        assert!(matches!(
+            Setup::from_sfen("9/9/9/9/9/9/9/9/9 b P2 1"),
+            Err(SfenError::BadHand { .. })
+        ));
+        assert!(matches!(
+            Setup::from_sfen("9/9/9/9/9/9/9/9/9 b - 0"),
+            Err(SfenError::BadMoveNumber { .. })
+        ));
+        assert!(matches!(
+            Setup::from_sfen("9/9/9/9/9/9/9/9/9"),
+            Err(SfenError::FieldCount { found: 1 })
+        ));
+        assert_eq!(Setup::from_sfen("   "), Err(SfenError::Empty));
+    }
+
+    #[test]
+    fn fill_hand_gives_the_rest() {
+        let mut s: Setup = "4k4/9/4P4/9/9/9/9/9/9 b G 1".parse().unwrap();
+        s.fill_hand(Color::White);
+        assert_eq!(s.to_string(), "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+    }
+}

@@ -1,0 +1,30 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// Path of a file under `tests/data/`.
+pub fn data_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+pub fn read_data(name: &str) -> String {
+    std::fs::read_to_string(data_path(name))
+        .unwrap_or_else(|e| panic!("reading tests/data/{name}: {e}"))
+}
+
+/// Path of a file under `../shared/data/` (only for ignored, full-size tests).
+pub fn shared_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(name)
+}
+
+/// The content lines of a problem file: comments and blank lines removed, `# …` stripped.
+pub fn content_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+}
