@@ -660,9 +660,10 @@ impl Position {
 
     /// Key and board equality check against a from-scratch recomputation (for tests).
     pub fn is_consistent(&self) -> bool {
-        let mut fresh =
-            Position::from_setup(&self.to_setup()).expect("a reachable position is legal");
-        fresh.history.clear();
+        let Ok(fresh) = Position::from_setup_with(&self.to_setup(), Validation::AllowExtraPieces)
+        else {
+            return false;
+        };
         fresh.board_key == self.board_key
             && fresh.by_color == self.by_color
             && fresh.by_kind == self.by_kind
