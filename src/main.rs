@@ -1,11 +1,13 @@
 //! The `tsume` command-line tool.
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tsume_solver::dfpn::search::Stop;
+use tsume_solver::dfpn::{self, Outcome, SolveOptions, SolveReport};
 use tsume_solver::perft::{perft, PerftMode};
-use tsume_solver::Position;
+use tsume_solver::{notation, Position, Setup};
 
 #[derive(Parser)]
 #[command(
@@ -34,6 +36,37 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Prove mate or no mate for a position (the side to move attacks) and print the
+    /// shortest mate. Exit code: 0 mate, 1 no mate, 3 unknown (limit reached), 2 bad input.
+    Solve {
+        /// Position as SFEN (quote it). The defender's hand is taken as written unless
+        /// --fill-defender-hand is given.
+        sfen: String,
+        /// Length convention.
+        #[arg(long, value_enum, default_value_t = Rules::Raw)]
+        rules: Rules,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+        /// Give up after this many seconds (answer: unknown).
+        #[arg(long)]
+        time_limit: Option<f64>,
+        /// Give up after this many nodes (answer: unknown).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Give the defender every piece not on the board or in the attacker's hand.
+        #[arg(long)]
+        fill_defender_hand: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Rules {
+    /// Every legal defence counts, useless interpositions included (KomoringHeights style).
+    Raw,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -45,11 +78,13 @@ enum Mode {
 /// Exit code for bad input (malformed SFEN, illegal position, impossible option).
 const EXIT_BAD_INPUT: u8 = 2;
 
+fn bad_input(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("tsume: {message}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
 fn parse_position(sfen: &str) -> Result<Position, ExitCode> {
-    Position::from_sfen(sfen).map_err(|e| {
-        eprintln!("tsume: {e}");
-        ExitCode::from(EXIT_BAD_INPUT)
-    })
+    Position::from_sfen(sfen).map_err(bad_input)
 }
 
 fn main() -> ExitCode {
@@ -90,5 +125,108 @@ fn main() -> ExitCode {
             println!("{nodes}");
             ExitCode::SUCCESS
         }
+        Command::Solve {
+            sfen,
+            rules,
+            hash,
+            time_limit,
+            nodes,
+            json,
+            fill_defender_hand,
+        } => {
+            let _ = rules;
+            let mut setup: Setup = match sfen.parse() {
+                Ok(s) => s,
+                Err(e) => return bad_input(format!("malformed SFEN: {e}")),
+            };
+            if fill_defender_hand {
+                setup.fill_hand(!setup.side_to_move);
+            }
+            let pos = match Position::from_setup(&setup) {
+                Ok(p) => p,
+                Err(e) => return bad_input(format!("illegal position: {e}")),
+            };
+            if pos.king(!pos.side_to_move()).is_none() {
+                return bad_input("the defender (the side not to move) has no king to mate");
+            }
+            let time_limit = match time_limit {
+                Some(t) if !(t.is_finite() && t > 0.0) => {
+                    return bad_input(format!(
+                        "--time-limit must be a positive number of seconds, got {t}"
+                    ))
+                }
+                t => t.map(Duration::from_secs_f64),
+            };
+            let options = SolveOptions {
+                hash_mb: hash as usize,
+                node_limit: nodes.unwrap_or(u64::MAX),
+                time_limit,
+            };
+            let report = run_with_big_stack(move || dfpn::solve(&pos, &options));
+            print_solve_report(&setup, &report, json)
+        }
     }
+}
+
+/// Runs `f` on a thread with a stack deep enough for searches hundreds of plies deep.
+fn run_with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(f)
+        .expect("spawning the search thread")
+        .join()
+        .expect("the search thread panicked")
+}
+
+fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCode {
+    let pos = Position::from_setup(setup).expect("validated before");
+    let ms = report.elapsed.as_millis() as u64;
+    let nps = (report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9)) as u64;
+    let (status, code) = match &report.outcome {
+        Outcome::Mate { .. } => ("mate", 0),
+        Outcome::NoMate => ("nomate", 1),
+        Outcome::Unknown(_) => ("unknown", 3),
+    };
+    if json {
+        let mut obj = serde_json::json!({ "status": status, "nodes": report.nodes, "time_ms": ms });
+        if let Outcome::Mate { moves } = &report.outcome {
+            obj["length"] = moves.len().into();
+            obj["moves"] = moves
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .into();
+        }
+        println!("{obj}");
+    } else {
+        match &report.outcome {
+            Outcome::Mate { moves } => {
+                println!("mate in {}", moves.len());
+                println!(
+                    "{}",
+                    moves
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                println!("{}", notation::japanese_line(&pos, moves));
+            }
+            Outcome::NoMate => println!("no mate"),
+            Outcome::Unknown(stop) => println!(
+                "unknown ({} limit reached)",
+                match stop {
+                    Stop::Nodes => "node",
+                    Stop::Time => "time",
+                }
+            ),
+        }
+        println!(
+            "nodes {} time {:.3}s nps {}",
+            report.nodes,
+            report.elapsed.as_secs_f64(),
+            nps
+        );
+    }
+    ExitCode::from(code)
 }

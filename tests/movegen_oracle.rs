@@ -101,8 +101,19 @@ fn check_consistency(pos: &mut Position, stats: &mut (usize, usize)) {
     // Every legal move: do/undo restores everything; the incremental key is right.
     let before = pos.clone();
     for &m in legal.iter() {
+        let (key_after, full_after) = (pos.board_key_after(m), pos.full_key_after(m));
         pos.do_move(m);
         assert!(pos.is_consistent(), "after {m} from {before}");
+        assert_eq!(
+            pos.board_key(),
+            key_after,
+            "board_key_after({m}) in {before}"
+        );
+        assert_eq!(
+            pos.full_key(),
+            full_after,
+            "full_key_after({m}) in {before}"
+        );
         pos.undo_move();
         assert_eq!(*pos, before);
         assert_eq!(pos.board_key(), before.board_key());

@@ -7,9 +7,11 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod color;
+pub mod dfpn;
 pub mod hand;
 pub mod movegen;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;

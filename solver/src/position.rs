@@ -529,6 +529,52 @@ impl Position {
         sliders.is_nonempty()
     }
 
+    /// The board key after `m` (a legal move), without making it.
+    #[inline]
+    pub fn board_key_after(&self, m: Move) -> u64 {
+        let us = self.side_to_move;
+        let to = m.to();
+        let mut key = self.board_key ^ zobrist::SIDE_KEY;
+        match m.drop_kind() {
+            Some(kind) => key ^= zobrist::piece_key(Piece::new(us, kind), to),
+            None => {
+                let from = m.from_sq();
+                let p = self.board[from.index()].expect("a board move starts on a piece");
+                if let Some(c) = self.board[to.index()] {
+                    key ^= zobrist::piece_key(c, to);
+                }
+                let moved = if m.is_promotion() {
+                    Piece::new(us, p.kind.promote())
+                } else {
+                    p
+                };
+                key ^= zobrist::piece_key(p, from) ^ zobrist::piece_key(moved, to);
+            }
+        }
+        key
+    }
+
+    /// The hand of the side to move after `m` (a legal move), without making it.
+    #[inline]
+    pub fn hand_after(&self, m: Move) -> Hand {
+        let hand = self.hands[self.side_to_move.index()];
+        match m.drop_kind() {
+            Some(kind) => hand.remove(kind),
+            None => match self.board[m.to().index()] {
+                Some(c) => hand.add(c.kind.unpromote()),
+                None => hand,
+            },
+        }
+    }
+
+    /// The full key (board, side, both hands) after `m`, without making it.
+    #[inline]
+    pub fn full_key_after(&self, m: Move) -> u64 {
+        let mut hands = self.hands;
+        hands[self.side_to_move.index()] = self.hand_after(m);
+        zobrist::full_key(self.board_key_after(m), hands[0], hands[1])
+    }
+
     // ----- making moves -----
 
     /// Plays `m`, which must be legal in this position.

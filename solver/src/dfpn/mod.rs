@@ -1,0 +1,207 @@
+//! The df-pn mate solver.
+//!
+//! - [`table`]: the fixed-size transposition table with hand superiority;
+//! - [`hands`]: proof and disproof pieces;
+//! - [`search`]: the df-pn search (OR = attacker checks, AND = defender evasions), with a
+//!   length limit and repetition handling;
+//! - [`solve`] (this module): proves mate, shortens it to the shortest mate ("mate within
+//!   L − 2?" until disproven) and extracts a best-play line.
+
+pub mod hands;
+pub mod search;
+pub mod table;
+
+use std::time::{Duration, Instant};
+
+use crate::movegen::{self, MoveCounter};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use search::{Search, Stop};
+use table::{Kind, Table, NO_MATE};
+
+/// The longest mate the solver looks for (plies).
+pub const MAX_LENGTH: u16 = 4001;
+
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Stop after this many nodes.
+    pub node_limit: u64,
+    /// Stop after this long.
+    pub time_limit: Option<Duration>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            hash_mb: 256,
+            node_limit: u64::MAX,
+            time_limit: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Mate under best play; the line starts with the attacker's move and ends in mate.
+    Mate { moves: Vec<Move> },
+    /// No forced mate.
+    NoMate,
+    /// A limit was reached before the answer was known.
+    Unknown(Stop),
+}
+
+#[derive(Clone, Debug)]
+pub struct SolveReport {
+    pub outcome: Outcome,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Solves `pos` (the side to move attacks) under the raw convention: every legal defence
+/// counts. Returns the shortest mate with a best-play line.
+pub fn solve(pos: &Position, options: &SolveOptions) -> SolveReport {
+    let mut table = Table::new(options.hash_mb);
+    solve_with_table(pos, options, &mut table)
+}
+
+/// [`solve`] with a caller-provided table (it is not cleared).
+pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Table) -> SolveReport {
+    let start = Instant::now();
+    let deadline = options.time_limit.map(|t| start + t);
+    let mut root = pos.clone();
+    root.clear_history();
+    let mut search = Search::new(table, root, options.node_limit, deadline);
+    let outcome = solve_search(&mut search);
+    SolveReport {
+        outcome,
+        nodes: search.nodes,
+        elapsed: start.elapsed(),
+    }
+}
+
+fn solve_search(search: &mut Search) -> Outcome {
+    let r = search.solve_current(MAX_LENGTH);
+    let mut len = match r.kind() {
+        Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+        Kind::Disproven => return Outcome::NoMate,
+        Kind::Proven => r.len,
+    };
+    while len >= 3 {
+        let r = search.solve_current(len - 2);
+        match r.kind() {
+            Kind::Proven => len = r.len,
+            Kind::Disproven => break,
+            Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+        }
+    }
+    match best_play_line(search, len) {
+        Some(moves) => Outcome::Mate { moves },
+        None => Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+    }
+}
+
+/// Proof status of the position after `m` within `remaining` plies, searching if the table
+/// does not know.
+fn child_status(search: &mut Search, m: Move, remaining: u16) -> Option<Kind> {
+    search.push_move(m);
+    let r = search.solve_current(remaining);
+    search.pop_move();
+    if search.stopped.is_some() {
+        None
+    } else {
+        Some(r.kind())
+    }
+}
+
+/// The length the table proves for the position after `m`, if proven within `remaining`.
+fn proven_len_after(search: &Search, m: Move, remaining: u16) -> Option<u16> {
+    let pos = &search.pos;
+    let hand = if pos.side_to_move() == search.attacker {
+        pos.hand_after(m)
+    } else {
+        pos.hand(search.attacker)
+    };
+    let p = search.table.probe(pos.board_key_after(m), hand, remaining);
+    (p.kind() == Kind::Proven).then_some(p.len)
+}
+
+/// A best-play line from the current position whose value is `value` plies: the attacker
+/// plays a mate of the shortest length, the defender a defence of the longest. Leaves the
+/// position unchanged. `None` if a limit stopped the search.
+fn best_play_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut v = value;
+    let result = loop {
+        let mut moves = MoveList::new();
+        if search.pos.side_to_move() == search.attacker {
+            movegen::generate_checks(&search.pos, &mut moves);
+            let mut choice = moves
+                .iter()
+                .filter_map(|&m| proven_len_after(search, m, v - 1).map(|l| (l, m)))
+                .min_by_key(|&(l, m)| (l, m.raw()))
+                .map(|(_, m)| m);
+            if choice.is_none() {
+                for &m in moves.iter() {
+                    match child_status(search, m, v - 1) {
+                        None => break,
+                        Some(Kind::Proven) => {
+                            choice = Some(m);
+                            break;
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+            let Some(m) = choice else { break None };
+            search.push_move(m);
+            line.push(m);
+            v -= 1;
+        } else {
+            movegen::generate_evasions(&search.pos, &mut moves);
+            if moves.is_empty() {
+                break Some(());
+            }
+            let chosen = longest_defence(search, &moves, v)?;
+            search.push_move(chosen);
+            line.push(chosen);
+            v -= 1;
+        }
+    };
+    for _ in 0..line.len() {
+        search.pop_move();
+    }
+    result.map(|_| line)
+}
+
+/// Among the defender's `moves` at a node of value `v`, one whose value is exactly `v − 1`
+/// (the longest): a child that is not mate within `v − 3`.
+fn longest_defence(search: &mut Search, moves: &MoveList, v: u16) -> Option<Move> {
+    if v < 3 {
+        return moves.first().copied();
+    }
+    // Try the children the table thinks longest first.
+    let mut order: Vec<(u16, Move)> = moves
+        .iter()
+        .map(|&m| (proven_len_after(search, m, v - 1).unwrap_or(NO_MATE), m))
+        .collect();
+    order.sort_by_key(|&(l, m)| (std::cmp::Reverse(l), m.raw()));
+    for &(_, m) in &order {
+        match child_status(search, m, v - 3)? {
+            Kind::Proven => continue,
+            _ => return Some(m),
+        }
+    }
+    None
+}
+
+/// Whether the side to move is checkmated (no evasion) — the end of a mating line.
+pub fn is_mated(pos: &Position) -> bool {
+    if !pos.in_check() {
+        return false;
+    }
+    let mut c = MoveCounter::default();
+    movegen::generate_evasions(pos, &mut c);
+    c.0 == 0
+}

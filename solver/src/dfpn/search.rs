@@ -1,0 +1,496 @@
+//! The df-pn search proper (Nagai's MID with a transposition table).
+//!
+//! OR nodes (attacker to move) expand the legal checks, AND nodes every legal evasion.
+//! Each node gets a `remaining` length: a mate must be delivered within that many plies, so
+//! the same search proves "mate within N" for the shortest-mate iterations.
+//!
+//! Repetition: a position already on the current path is a failure for the attacker
+//! (perpetual check is not mate). Such a disproof depends on the path; it is kept in the
+//! parent's child list and propagated with the path depth it depends on, and only written
+//! to the table once the search has returned above that depth (graph-history interaction).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use super::hands;
+use super::table::{Kind, Table, INF, NO_MATE};
+use crate::color::Color;
+use crate::hand::Hand;
+use crate::movegen::{self, CheckInfo, MoveCounter};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+
+/// A proof/disproof number that is not final saturates below [`INF`].
+const MAX_FINITE: u32 = INF - 1;
+
+/// Why the search stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Nodes,
+    Time,
+}
+
+/// The value of a node as returned to its parent.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeResult {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proven: mate length; disproven: no mate within this many plies.
+    pub len: u16,
+    /// Proof hand (proven) or disproof hand (disproven).
+    pub hand: Hand,
+    /// Shallowest path depth a (repetition) disproof depends on; `u32::MAX` if none.
+    pub rep_depth: u32,
+    pub best: Option<Move>,
+    /// Nodes searched below (for the table's replacement policy).
+    pub amount: u32,
+}
+
+impl NodeResult {
+    fn unknown(pn: u32, dn: u32, amount: u32) -> NodeResult {
+        NodeResult {
+            pn,
+            dn,
+            len: 0,
+            hand: Hand::EMPTY,
+            rep_depth: u32::MAX,
+            best: None,
+            amount,
+        }
+    }
+
+    fn disproven(bound: u16, hand: Hand, rep_depth: u32, amount: u32) -> NodeResult {
+        NodeResult {
+            pn: INF,
+            dn: 0,
+            len: bound,
+            hand,
+            rep_depth,
+            best: None,
+            amount,
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        if self.pn == 0 {
+            Kind::Proven
+        } else if self.dn == 0 {
+            Kind::Disproven
+        } else {
+            Kind::Unknown
+        }
+    }
+}
+
+/// One child of the node being searched, with its current value.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    mv: Move,
+    pn: u32,
+    dn: u32,
+    len: u16,
+    hand: Hand,
+    rep_depth: u32,
+}
+
+impl Child {
+    fn set(&mut self, r: &NodeResult) {
+        self.pn = r.pn;
+        self.dn = r.dn;
+        self.len = r.len;
+        self.hand = r.hand;
+        self.rep_depth = r.rep_depth;
+    }
+}
+
+pub struct Search<'t> {
+    pub table: &'t mut Table,
+    pub pos: Position,
+    pub attacker: Color,
+    /// Full keys of the positions on the current path, with their path depth.
+    path: HashMap<u64, u32>,
+    depth: u32,
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    pub stopped: Option<Stop>,
+}
+
+impl<'t> Search<'t> {
+    pub fn new(
+        table: &'t mut Table,
+        pos: Position,
+        node_limit: u64,
+        deadline: Option<Instant>,
+    ) -> Search<'t> {
+        let attacker = pos.side_to_move();
+        let mut path = HashMap::new();
+        path.insert(pos.full_key(), 0);
+        Search {
+            table,
+            pos,
+            attacker,
+            path,
+            depth: 0,
+            nodes: 0,
+            node_limit,
+            deadline,
+            stopped: None,
+        }
+    }
+
+    /// Plays a move outside the search (along a solution line), keeping the path.
+    pub fn push_move(&mut self, m: Move) {
+        self.pos.do_move(m);
+        self.depth += 1;
+        self.path.entry(self.pos.full_key()).or_insert(self.depth);
+    }
+
+    pub fn pop_move(&mut self) {
+        if self.path.get(&self.pos.full_key()) == Some(&self.depth) {
+            self.path.remove(&self.pos.full_key());
+        }
+        self.depth -= 1;
+        self.pos.undo_move();
+    }
+
+    /// Whether the position after `m` repeats one on the path (the path depth if so).
+    #[inline]
+    fn repetition_after(&self, m: Move) -> Option<u32> {
+        self.path.get(&self.pos.full_key_after(m)).copied()
+    }
+
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            if self.nodes >= self.node_limit {
+                self.stopped = Some(Stop::Nodes);
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stopped = Some(Stop::Time);
+            }
+        } else if self.nodes >= self.node_limit {
+            self.stopped = Some(Stop::Nodes);
+        }
+    }
+
+    /// Searches the current position (attacker or defender to move) until it is proven or
+    /// disproven within `remaining` plies, or a limit stops the search.
+    pub fn solve_current(&mut self, remaining: u16) -> NodeResult {
+        loop {
+            let r = if self.pos.side_to_move() == self.attacker {
+                self.or_node(remaining, INF, INF)
+            } else {
+                self.and_node(remaining, INF, INF)
+            };
+            if r.kind() != Kind::Unknown || self.stopped.is_some() {
+                return r;
+            }
+        }
+    }
+
+    fn descend(
+        &mut self,
+        m: Move,
+        remaining: u16,
+        th_pn: u32,
+        th_dn: u32,
+        attacker_moved: bool,
+    ) -> NodeResult {
+        self.pos.do_move(m);
+        self.depth += 1;
+        self.path.insert(self.pos.full_key(), self.depth);
+        let r = if attacker_moved {
+            self.and_node(remaining, th_pn, th_dn)
+        } else {
+            self.or_node(remaining, th_pn, th_dn)
+        };
+        self.path.remove(&self.pos.full_key());
+        self.depth -= 1;
+        self.pos.undo_move();
+        r
+    }
+
+    /// Attacker to move: some check must lead to mate.
+    fn or_node(&mut self, remaining: u16, th_pn: u32, th_dn: u32) -> NodeResult {
+        self.tick();
+        let key = self.pos.board_key();
+        let hand = self.pos.hand(self.attacker);
+        if remaining == 0 {
+            return NodeResult::disproven(0, hands::max_hand(), u32::MAX, 1);
+        }
+        let ci = CheckInfo::new(&self.pos);
+        let mut moves = MoveList::new();
+        movegen::generate_checks_with(&self.pos, &ci, &mut moves);
+        if moves.is_empty() {
+            let d = hands::or_node_disproof_hand(&self.pos, &ci, hands::max_hand());
+            self.table.store_disproven(key, d, NO_MATE, 1);
+            return NodeResult::disproven(NO_MATE, d, u32::MAX, 1);
+        }
+        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let mut c = Child {
+                mv: m,
+                pn: 1,
+                dn: 1,
+                len: 0,
+                hand: Hand::EMPTY,
+                rep_depth: u32::MAX,
+            };
+            if let Some(d) = self.repetition_after(m) {
+                c.pn = INF;
+                c.dn = 0;
+                c.len = NO_MATE;
+                c.hand = hands::max_hand();
+                c.rep_depth = d;
+            } else {
+                let p = self.table.probe(
+                    self.pos.board_key_after(m),
+                    self.pos.hand_after(m),
+                    remaining - 1,
+                );
+                if p.found {
+                    c.pn = p.pn;
+                    c.dn = p.dn;
+                    c.len = p.len;
+                    c.hand = p.hand;
+                } else {
+                    self.evaluate_new_and_child(&mut c, remaining - 1);
+                }
+            }
+            if c.pn == 0 {
+                // Mate found among the children: no need to look further.
+                children.clear();
+                children.push(c);
+                break;
+            }
+            children.push(c);
+        }
+        let mut amount: u32 = 1;
+        loop {
+            let mut pn = INF;
+            let mut dn: u32 = 0;
+            let mut best = 0;
+            let mut pn2 = INF;
+            for (i, c) in children.iter().enumerate() {
+                if c.pn < pn || (c.pn == pn && c.pn == 0 && c.len < children[best].len) {
+                    pn2 = pn;
+                    pn = c.pn;
+                    best = i;
+                } else if c.pn < pn2 {
+                    pn2 = c.pn;
+                }
+                dn = dn.saturating_add(c.dn);
+            }
+            if pn == 0 {
+                let c = children[best];
+                let proof = hands::before_attacker_move(&self.pos, c.mv, c.hand);
+                let len = c.len + 1;
+                self.table.store_proven(key, proof, len, Some(c.mv), amount);
+                return NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    len,
+                    hand: proof,
+                    rep_depth: u32::MAX,
+                    best: Some(c.mv),
+                    amount,
+                };
+            }
+            if dn == 0 {
+                let mut d = hands::max_hand();
+                let mut bound = NO_MATE;
+                let mut rep = u32::MAX;
+                for c in &children {
+                    d = d.min(hands::disproof_before_attacker_move(
+                        &self.pos, c.mv, c.hand,
+                    ));
+                    bound = bound.min(c.len.saturating_add(1));
+                    rep = rep.min(c.rep_depth);
+                }
+                let d = hands::or_node_disproof_hand(&self.pos, &ci, d);
+                if rep >= self.depth {
+                    self.table.store_disproven(key, d, bound, amount);
+                    rep = u32::MAX;
+                }
+                return NodeResult::disproven(bound, d, rep, amount);
+            }
+            let dn = dn.min(MAX_FINITE);
+            if pn >= th_pn || dn >= th_dn || self.stopped.is_some() {
+                self.table.store_unknown(
+                    key,
+                    hand,
+                    remaining,
+                    pn,
+                    dn,
+                    Some(children[best].mv),
+                    amount,
+                );
+                return NodeResult::unknown(pn, dn, amount);
+            }
+            let c = children[best];
+            let child_th_pn = th_pn.min(pn2.saturating_add(1));
+            let child_th_dn = th_dn - (dn - c.dn.min(dn));
+            let r = self.descend(c.mv, remaining - 1, child_th_pn, child_th_dn, true);
+            amount = amount.saturating_add(r.amount);
+            children[best].set(&r);
+        }
+    }
+
+    /// Initial value of a new AND child (after the attacker's check `c.mv`): immediate mate
+    /// is proven on the spot; otherwise the number of evasions estimates its proof number.
+    fn evaluate_new_and_child(&mut self, c: &mut Child, remaining: u16) {
+        self.pos.do_move(c.mv);
+        self.nodes += 1;
+        let mut count = MoveCounter::default();
+        movegen::generate_evasions(&self.pos, &mut count);
+        if count.0 == 0 {
+            let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
+            self.table
+                .store_proven(self.pos.board_key(), proof, 0, None, 1);
+            c.pn = 0;
+            c.dn = INF;
+            c.len = 0;
+            c.hand = proof;
+        } else if remaining <= 1 {
+            c.pn = INF;
+            c.dn = 0;
+            c.len = remaining;
+            c.hand = hands::max_hand();
+        } else {
+            c.pn = (count.0 as u32).clamp(1, 16);
+            c.dn = 1;
+        }
+        self.pos.undo_move();
+    }
+
+    /// Defender to move (in check): every evasion must lead to mate.
+    fn and_node(&mut self, remaining: u16, th_pn: u32, th_dn: u32) -> NodeResult {
+        self.tick();
+        let key = self.pos.board_key();
+        let hand = self.pos.hand(self.attacker);
+        let mut moves = MoveList::new();
+        movegen::generate_evasions(&self.pos, &mut moves);
+        if moves.is_empty() {
+            let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
+            self.table.store_proven(key, proof, 0, None, 1);
+            return NodeResult {
+                pn: 0,
+                dn: INF,
+                len: 0,
+                hand: proof,
+                rep_depth: u32::MAX,
+                best: None,
+                amount: 1,
+            };
+        }
+        if remaining <= 1 {
+            return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
+        }
+        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let mut c = Child {
+                mv: m,
+                pn: 1,
+                dn: 1,
+                len: 0,
+                hand: Hand::EMPTY,
+                rep_depth: u32::MAX,
+            };
+            if let Some(d) = self.repetition_after(m) {
+                c.pn = INF;
+                c.dn = 0;
+                c.len = NO_MATE;
+                c.hand = hands::max_hand();
+                c.rep_depth = d;
+            } else {
+                let p = self
+                    .table
+                    .probe(self.pos.board_key_after(m), hand, remaining - 1);
+                c.pn = p.pn;
+                c.dn = p.dn;
+                c.len = p.len;
+                c.hand = p.hand;
+            }
+            if c.dn == 0 {
+                children.clear();
+                children.push(c);
+                break;
+            }
+            children.push(c);
+        }
+        let mut amount: u32 = 1;
+        loop {
+            let mut dn = INF;
+            let mut pn: u32 = 0;
+            let mut best = 0;
+            let mut dn2 = INF;
+            for (i, c) in children.iter().enumerate() {
+                if c.dn < dn || (c.dn == dn && c.dn == 0 && c.rep_depth > children[best].rep_depth)
+                {
+                    dn2 = dn;
+                    dn = c.dn;
+                    best = i;
+                } else if c.dn < dn2 {
+                    dn2 = c.dn;
+                }
+                pn = pn.saturating_add(c.pn);
+            }
+            if dn == 0 {
+                let c = children[best];
+                let d = hands::and_node_disproof_hand(&self.pos, c.mv, c.hand);
+                let bound = if c.len == NO_MATE { NO_MATE } else { c.len + 1 };
+                let mut rep = c.rep_depth;
+                if rep >= self.depth {
+                    self.table.store_disproven(key, d, bound, amount);
+                    rep = u32::MAX;
+                }
+                return NodeResult::disproven(bound, d, rep, amount);
+            }
+            if pn == 0 {
+                let mut proof = Hand::EMPTY;
+                let mut len = 0;
+                let mut best_mv = children[0].mv;
+                for c in &children {
+                    proof = proof.max(c.hand);
+                    if c.len >= len {
+                        len = c.len;
+                        best_mv = c.mv;
+                    }
+                }
+                let proof = hands::and_node_proof_hand(&self.pos, self.attacker, proof);
+                let len = len + 1;
+                self.table
+                    .store_proven(key, proof, len, Some(best_mv), amount);
+                return NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    len,
+                    hand: proof,
+                    rep_depth: u32::MAX,
+                    best: Some(best_mv),
+                    amount,
+                };
+            }
+            let pn = pn.min(MAX_FINITE);
+            if pn >= th_pn || dn >= th_dn || self.stopped.is_some() {
+                self.table.store_unknown(
+                    key,
+                    hand,
+                    remaining,
+                    pn,
+                    dn,
+                    Some(children[best].mv),
+                    amount,
+                );
+                return NodeResult::unknown(pn, dn, amount);
+            }
+            let c = children[best];
+            let child_th_dn = th_dn.min(dn2.saturating_add(1));
+            let child_th_pn = th_pn - (pn - c.pn.min(pn));
+            let r = self.descend(c.mv, remaining - 1, child_th_pn, child_th_dn, false);
+            amount = amount.saturating_add(r.amount);
+            children[best].set(&r);
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! The transposition table: fixed size, keyed by (board key, attacker hand), with hand
+//! superiority.
+//!
+//! Entries live in clusters of [`CLUSTER`] slots chosen by the board key, so every entry of
+//! one board position is in one cluster and a probe can compare hands:
+//! - a *proven* entry stores the proof hand `P` and the mate length `len`: the position is
+//!   mate within `len` plies for every attacker hand `⊇ P`;
+//! - a *disproven* entry stores the disproof hand `D` and a bound: no mate within `bound`
+//!   plies ([`NO_MATE`] = none at all) for every attacker hand `⊆ D`;
+//! - an *unknown* entry stores the proof and disproof numbers for exactly its hand and its
+//!   remaining length (numbers from another length would feed back into each other).
+//!
+//! When a cluster is full the entry with the least work (`amount`) is replaced, final
+//! results being worth more; so memory is bounded and the table never grows. A replaced
+//! result is only found again by searching, which changes the time, never the answer.
+
+use crate::hand::Hand;
+use crate::moves::Move;
+
+/// Proof/disproof numbers at or above this are infinite.
+pub const INF: u32 = u32::MAX / 2;
+/// A length bound meaning "no mate at any length".
+pub const NO_MATE: u16 = u16::MAX;
+
+pub const CLUSTER: usize = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Unknown,
+    Proven,
+    Disproven,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    /// Proven: mate length. Disproven: no mate within this many plies. Unknown: the
+    /// remaining length it was searched with.
+    len: u16,
+    best: u16,
+    /// Work spent below this entry; 0 marks an empty slot.
+    amount: u32,
+}
+
+impl Entry {
+    #[inline]
+    fn kind(&self) -> Kind {
+        if self.pn == 0 {
+            Kind::Proven
+        } else if self.dn == 0 {
+            Kind::Disproven
+        } else {
+            Kind::Unknown
+        }
+    }
+
+    /// How much keeping this entry is worth, for replacement.
+    #[inline]
+    fn value(&self) -> u64 {
+        let bonus = if self.kind() == Kind::Unknown { 1 } else { 4 };
+        self.amount as u64 * bonus
+    }
+}
+
+/// What the table knows about a position with a given hand and remaining length.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proven: mate length; disproven: the bound; unknown: 0.
+    pub len: u16,
+    /// Proof hand (proven) or disproof hand (disproven).
+    pub hand: Hand,
+    pub best: Option<Move>,
+    /// Whether the table had anything for this exact position (final or unknown).
+    pub found: bool,
+}
+
+impl Probe {
+    #[inline]
+    pub fn kind(&self) -> Kind {
+        if self.pn == 0 {
+            Kind::Proven
+        } else if self.dn == 0 {
+            Kind::Disproven
+        } else {
+            Kind::Unknown
+        }
+    }
+}
+
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+    used: usize,
+}
+
+impl Table {
+    /// A table using at most `megabytes` MiB (at least one cluster).
+    pub fn new(megabytes: usize) -> Table {
+        let bytes = megabytes.max(1) << 20;
+        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
+        let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
+        Table {
+            entries: vec![Entry::default(); clusters * CLUSTER],
+            mask: clusters - 1,
+            used: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.used = 0;
+    }
+
+    /// Bytes allocated.
+    pub fn size_bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    /// Fill rate in per mille (as USI `hashfull`).
+    pub fn hashfull(&self) -> usize {
+        self.used * 1000 / self.entries.len()
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> std::ops::Range<usize> {
+        // Mix the key so that clusters are chosen by bits independent of the hand-free layout.
+        let i = ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15)) >> 20) as usize & self.mask;
+        i * CLUSTER..(i + 1) * CLUSTER
+    }
+
+    /// Looks up `key` with attacker hand `hand`, for a search allowed `remaining` plies.
+    pub fn probe(&self, key: u64, hand: Hand, remaining: u16) -> Probe {
+        let mut out = Probe {
+            pn: 1,
+            dn: 1,
+            len: 0,
+            hand,
+            best: None,
+            found: false,
+        };
+        let mut proven: Option<&Entry> = None;
+        for e in &self.entries[self.cluster(key)] {
+            if e.amount == 0 || e.key != key {
+                continue;
+            }
+            match e.kind() {
+                Kind::Proven => {
+                    if hand.is_superset_of(e.hand)
+                        && e.len <= remaining
+                        && proven.is_none_or(|p| e.len < p.len)
+                    {
+                        proven = Some(e);
+                    }
+                }
+                Kind::Disproven => {
+                    if e.hand.is_superset_of(hand) && e.len >= remaining {
+                        return Probe {
+                            pn: INF,
+                            dn: 0,
+                            len: e.len,
+                            hand: e.hand,
+                            best: Some(Move::from_raw(e.best)),
+                            found: true,
+                        };
+                    }
+                }
+                Kind::Unknown if e.len == remaining => {
+                    if e.hand == hand {
+                        out.pn = out.pn.max(e.pn);
+                        out.dn = out.dn.max(e.dn);
+                        out.best = Some(Move::from_raw(e.best));
+                        out.found = true;
+                    } else if hand.is_superset_of(e.hand) {
+                        // We hold more: at least as hard to disprove.
+                        out.dn = out.dn.max(e.dn);
+                    } else if e.hand.is_superset_of(hand) {
+                        // We hold less: at least as hard to prove.
+                        out.pn = out.pn.max(e.pn);
+                    }
+                }
+                Kind::Unknown => {}
+            }
+        }
+        if let Some(e) = proven {
+            return Probe {
+                pn: 0,
+                dn: INF,
+                len: e.len,
+                hand: e.hand,
+                best: Some(Move::from_raw(e.best)),
+                found: true,
+            };
+        }
+        out
+    }
+
+    /// Stores an unknown result for exactly (`key`, `hand`, `remaining`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn store_unknown(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        remaining: u16,
+        pn: u32,
+        dn: u32,
+        best: Option<Move>,
+        amount: u32,
+    ) {
+        debug_assert!(pn > 0 && dn > 0 && pn < INF && dn < INF);
+        let e = Entry {
+            key,
+            hand,
+            pn,
+            dn,
+            len: remaining,
+            best: best.map_or(0, Move::raw),
+            amount: amount.max(1),
+        };
+        self.store(e, |old| {
+            old.kind() == Kind::Unknown && old.hand == hand && old.len == remaining
+        });
+    }
+
+    /// Stores a proof: mate within `len` plies for every hand ⊇ `proof_hand`.
+    pub fn store_proven(
+        &mut self,
+        key: u64,
+        proof_hand: Hand,
+        len: u16,
+        best: Option<Move>,
+        amount: u32,
+    ) {
+        let e = Entry {
+            key,
+            hand: proof_hand,
+            pn: 0,
+            dn: INF,
+            len,
+            best: best.map_or(0, Move::raw),
+            amount: amount.max(1),
+        };
+        // The new proof makes these redundant: unknown entries it covers, and proofs that are
+        // no shorter and need at least as much.
+        self.store(e, |old| match old.kind() {
+            Kind::Unknown => old.hand.is_superset_of(proof_hand) && old.len >= len,
+            Kind::Proven => old.hand.is_superset_of(proof_hand) && old.len >= len,
+            Kind::Disproven => false,
+        });
+    }
+
+    /// Stores a disproof: no mate within `bound` plies for every hand ⊆ `disproof_hand`.
+    pub fn store_disproven(&mut self, key: u64, disproof_hand: Hand, bound: u16, amount: u32) {
+        let e = Entry {
+            key,
+            hand: disproof_hand,
+            pn: INF,
+            dn: 0,
+            len: bound,
+            best: 0,
+            amount: amount.max(1),
+        };
+        self.store(e, |old| match old.kind() {
+            Kind::Unknown => disproof_hand.is_superset_of(old.hand) && old.len <= bound,
+            Kind::Disproven => disproof_hand.is_superset_of(old.hand) && old.len <= bound,
+            Kind::Proven => false,
+        });
+    }
+
+    /// Writes `new` over the first entry of its key that `replaces` accepts (clearing any
+    /// further ones), else into an empty slot, else over the least valuable entry.
+    fn store(&mut self, new: Entry, replaces: impl Fn(&Entry) -> bool) {
+        let range = self.cluster(new.key);
+        let mut target: Option<usize> = None;
+        let mut empty: Option<usize> = None;
+        let mut weakest: Option<(u64, usize)> = None;
+        for i in range {
+            let e = self.entries[i];
+            if e.amount == 0 {
+                empty.get_or_insert(i);
+                continue;
+            }
+            if e.key == new.key && replaces(&e) {
+                if target.is_none() {
+                    target = Some(i);
+                } else {
+                    self.entries[i] = Entry::default();
+                    self.used -= 1;
+                    empty.get_or_insert(i);
+                }
+                continue;
+            }
+            if weakest.is_none_or(|(v, _)| e.value() < v) {
+                weakest = Some((e.value(), i));
+            }
+        }
+        let slot = match (target, empty) {
+            (Some(i), _) => i,
+            (None, Some(i)) => {
+                self.used += 1;
+                i
+            }
+            (None, None) => weakest.expect("a full cluster has a weakest entry").1,
+        };
+        let mut new = new;
+        if target.is_some() {
+            new.amount = new.amount.max(self.entries[slot].amount);
+        }
+        self.entries[slot] = new;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::PieceKind::*;
+
+    #[test]
+    fn superiority() {
+        let mut t = Table::new(1);
+        let key = 42;
+        let g = Hand::EMPTY.add(Gold);
+        let gs = g.add(Silver);
+        t.store_proven(key, g, 5, None, 10);
+        assert_eq!(t.probe(key, gs, 7).kind(), Kind::Proven);
+        assert_eq!(t.probe(key, g, 5).kind(), Kind::Proven);
+        // Too long for the remaining length, or not enough pieces.
+        assert_eq!(t.probe(key, g, 3).kind(), Kind::Unknown);
+        assert_eq!(
+            t.probe(key, Hand::EMPTY.add(Silver), 7).kind(),
+            Kind::Unknown
+        );
+        t.store_disproven(key + 1, g, NO_MATE, 10);
+        assert_eq!(t.probe(key + 1, Hand::EMPTY, 99).kind(), Kind::Disproven);
+        assert_eq!(t.probe(key + 1, gs, 99).kind(), Kind::Unknown);
+        t.store_disproven(key + 2, g, 7, 10);
+        assert_eq!(t.probe(key + 2, g, 7).kind(), Kind::Disproven);
+        assert_eq!(t.probe(key + 2, g, 9).kind(), Kind::Unknown);
+    }
+
+    #[test]
+    fn replacement_keeps_memory_bounded() {
+        let mut t = Table::new(1);
+        let n = t.entries.len();
+        for k in 0..(n as u64 * 4) {
+            t.store_unknown(k, Hand::EMPTY, 5, 1, 1, None, (k % 7) as u32 + 1);
+        }
+        assert_eq!(t.entries.len(), n);
+        assert!(t.hashfull() <= 1000);
+    }
+}

@@ -1,0 +1,181 @@
+//! `--rules raw` answers against the labelled sets: YaneuraOu's mate-N samples (raw lengths
+//! computed by KomoringHeights) and the raw expectations of the tricky-rules set.
+//!
+//! A CI-sized sample lives in `tests/data/`; the full files of `../shared/data/` run in the
+//! ignored tests (`cargo test --release --test solve_raw -- --ignored`).
+
+mod common;
+
+use std::time::Duration;
+
+use tsume_solver::dfpn::{self, Outcome, SolveOptions};
+use tsume_solver::movegen::CheckInfo;
+use tsume_solver::{Move, Position};
+
+/// Expected answer of a labelled line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expected {
+    Mate(usize),
+    NoMate,
+    /// No mate within this many plies (a longer mate or none at all).
+    NoMateWithin(usize),
+}
+
+/// Checks that `moves` replays legally from `pos`, every attacker move checks, and the last
+/// position is checkmate.
+fn assert_mating_line(pos: &Position, moves: &[Move], what: &str) {
+    let mut p = pos.clone();
+    let attacker = p.side_to_move();
+    for (i, &m) in moves.iter().enumerate() {
+        assert!(
+            p.legal_moves().contains(m),
+            "{what}: ply {} {m} is illegal",
+            i + 1
+        );
+        if p.side_to_move() == attacker {
+            assert!(
+                CheckInfo::new(&p).gives_check(&p, m),
+                "{what}: ply {} {m} is not a check",
+                i + 1
+            );
+        }
+        p.do_move(m);
+    }
+    assert!(p.is_checkmate(), "{what}: the line does not end in mate");
+}
+
+fn solve_and_check(sfen: &str, expected: Expected, options: &SolveOptions) -> Result<(), String> {
+    let pos = Position::from_sfen(sfen).map_err(|e| format!("{sfen}: {e}"))?;
+    let report = dfpn::solve(&pos, options);
+    match (&report.outcome, expected) {
+        (Outcome::Mate { moves }, Expected::Mate(n)) => {
+            assert_mating_line(&pos, moves, sfen);
+            if moves.len() != n {
+                return Err(format!("{sfen}: mate in {} instead of {n}", moves.len()));
+            }
+        }
+        (Outcome::NoMate, Expected::NoMate | Expected::NoMateWithin(_)) => {}
+        (Outcome::Mate { moves }, Expected::NoMateWithin(n)) => {
+            assert_mating_line(&pos, moves, sfen);
+            if moves.len() <= n {
+                return Err(format!(
+                    "{sfen}: mate in {}, expected none within {n}",
+                    moves.len()
+                ));
+            }
+        }
+        (got, _) => return Err(format!("{sfen}: got {got:?}, expected {expected:?}")),
+    }
+    Ok(())
+}
+
+/// `(sfen, expected)` from a `<sfen> <len> …` problem line (mate sets).
+fn labelled(line: &str) -> Option<(String, Expected)> {
+    let t: Vec<&str> = line.split('#').next()?.split_whitespace().collect();
+    let sfen = t.get(..4)?.join(" ");
+    let e = match *t.get(4)? {
+        "nomate" => Expected::NoMate,
+        n => Expected::Mate(n.parse().ok()?),
+    };
+    Some((sfen, e))
+}
+
+/// The raw expectation of a tricky-rules line: its `kh=` value. Where KomoringHeights says
+/// no mate but the source only claims "no mate within N" (`source-expects=nomateN`), only
+/// that weaker claim is checked: KH answers no mate for some roots where the attacker starts
+/// in check (`antma_t1_notfutile` is mate in 7 by cshogi's DfPn as well).
+fn tricky_raw(line: &str) -> Option<(String, Expected)> {
+    let sfen = line
+        .split('#')
+        .next()?
+        .split_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let field = |name: &str| {
+        line.split('|')
+            .map(str::trim)
+            .find_map(|f| f.strip_prefix(name))
+    };
+    let kh = field("kh=")?;
+    let source = field("source-expects=").unwrap_or("?");
+    let e = if kh.starts_with("nomate") {
+        match source.strip_prefix("nomate").and_then(|n| n.parse().ok()) {
+            Some(n) => Expected::NoMateWithin(n),
+            None => Expected::NoMate,
+        }
+    } else {
+        Expected::Mate(
+            kh.split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()?,
+        )
+    };
+    Some((sfen, e))
+}
+
+fn run_lines(lines: Vec<(String, Expected)>, options: &SolveOptions) {
+    let total = lines.len();
+    let failures: Vec<String> = lines
+        .into_iter()
+        .filter_map(|(s, e)| solve_and_check(&s, e, options).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {total} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(total > 0);
+}
+
+fn options(hash_mb: usize) -> SolveOptions {
+    SolveOptions {
+        hash_mb,
+        node_limit: 20_000_000,
+        time_limit: Some(Duration::from_secs(60)),
+    }
+}
+
+#[test]
+fn mate_sample_raw_lengths() {
+    let text = common::read_data("mate_sample_raw.txt");
+    let lines: Vec<_> = common::content_lines(&text).filter_map(labelled).collect();
+    assert!(lines.len() >= 100);
+    run_lines(lines, &options(64));
+}
+
+#[test]
+fn tricky_rules_raw() {
+    let text = common::read_data("tricky_rules.txt");
+    let lines: Vec<_> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(tricky_raw)
+        .collect();
+    assert!(lines.len() >= 80);
+    run_lines(lines, &options(64));
+}
+
+#[test]
+fn answers_do_not_depend_on_table_size() {
+    let text = common::read_data("mate_sample_raw.txt");
+    let lines: Vec<_> = common::content_lines(&text)
+        .filter_map(labelled)
+        .step_by(5)
+        .collect();
+    run_lines(lines.clone(), &options(1));
+    run_lines(lines, &options(16));
+}
+
+#[test]
+#[ignore = "full 10,000-position run: cargo test --release --test solve_raw -- --ignored"]
+fn full_mate_sets_raw() {
+    for n in [3, 5, 7, 9, 11] {
+        let path = common::shared_path(&format!("mate{n}_sample.txt"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<_> = common::content_lines(&text).filter_map(labelled).collect();
+        run_lines(lines, &options(256));
+    }
+}
