@@ -159,8 +159,9 @@ fn main() -> ExitCode {
             };
             let options = SolveOptions {
                 hash_mb: hash as usize,
-                node_limit: nodes.unwrap_or(u64::MAX),
+                node_limit: nodes,
                 time_limit,
+                ..SolveOptions::default()
             };
             let report = run_with_big_stack(move || dfpn::solve(&pos, &options));
             print_solve_report(&setup, &report, json)
@@ -218,6 +219,7 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
                 match stop {
                     Stop::Nodes => "node",
                     Stop::Time => "time",
+                    Stop::Requested => "stop",
                 }
             ),
         }

@@ -133,8 +133,9 @@ fn run_lines(lines: Vec<(String, Expected)>, options: &SolveOptions) {
 fn options(hash_mb: usize) -> SolveOptions {
     SolveOptions {
         hash_mb,
-        node_limit: 20_000_000,
+        node_limit: Some(20_000_000),
         time_limit: Some(Duration::from_secs(60)),
+        ..SolveOptions::default()
     }
 }
 

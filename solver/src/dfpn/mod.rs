@@ -16,28 +16,36 @@ use std::time::{Duration, Instant};
 use crate::movegen::{self, MoveCounter};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use search::{Search, Stop};
+pub use search::{Limits, Progress, ProgressCallback, Search, Stop};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use table::{Kind, Table, NO_MATE};
 
 /// The longest mate the solver looks for (plies).
 pub const MAX_LENGTH: u16 = 4001;
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SolveOptions {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
     /// Stop after this many nodes.
-    pub node_limit: u64,
+    pub node_limit: Option<u64>,
     /// Stop after this long.
     pub time_limit: Option<Duration>,
+    /// Raised by another thread to stop the search (answer: unknown).
+    pub stop_flag: Option<Arc<AtomicBool>>,
+    /// Called about once a second while searching.
+    pub on_progress: Option<ProgressCallback>,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             hash_mb: 256,
-            node_limit: u64::MAX,
+            node_limit: None,
             time_limit: None,
+            stop_flag: None,
+            on_progress: None,
         }
     }
 }
@@ -72,7 +80,13 @@ pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Tabl
     let deadline = options.time_limit.map(|t| start + t);
     let mut root = pos.clone();
     root.clear_history();
-    let mut search = Search::new(table, root, options.node_limit, deadline);
+    let limits = Limits {
+        node_limit: options.node_limit,
+        deadline,
+        stop_flag: options.stop_flag.clone(),
+        on_progress: options.on_progress.clone(),
+    };
+    let mut search = Search::new(table, root, limits);
     let outcome = solve_search(&mut search);
     SolveReport {
         outcome,

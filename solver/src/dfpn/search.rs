@@ -10,6 +10,8 @@
 //! to the table once the search has returned above that depth (graph-history interaction).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::hands;
@@ -28,6 +30,8 @@ const MAX_FINITE: u32 = INF - 1;
 pub enum Stop {
     Nodes,
     Time,
+    /// The stop flag was raised.
+    Requested,
 }
 
 /// The value of a node as returned to its parent.
@@ -111,18 +115,38 @@ pub struct Search<'t> {
     path: HashMap<u64, u32>,
     depth: u32,
     pub nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
+    limits: Limits,
+    start: Instant,
+    next_report: Instant,
     pub stopped: Option<Stop>,
 }
 
+/// When to stop, and whom to tell about progress.
+#[derive(Clone, Default)]
+pub struct Limits {
+    pub node_limit: Option<u64>,
+    pub deadline: Option<Instant>,
+    /// Set by another thread to stop the search (USI `stop`).
+    pub stop_flag: Option<Arc<AtomicBool>>,
+    /// Called about once a second with the search's progress.
+    pub on_progress: Option<ProgressCallback>,
+}
+
+/// Receives [`Progress`] reports from a running search.
+pub type ProgressCallback = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// A snapshot of a running search.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub nodes: u64,
+    pub elapsed: std::time::Duration,
+    /// Table fill in per mille.
+    pub hashfull: usize,
+}
+
 impl<'t> Search<'t> {
-    pub fn new(
-        table: &'t mut Table,
-        pos: Position,
-        node_limit: u64,
-        deadline: Option<Instant>,
-    ) -> Search<'t> {
+    pub fn new(table: &'t mut Table, pos: Position, limits: Limits) -> Search<'t> {
+        let start = Instant::now();
         let attacker = pos.side_to_move();
         let mut path = HashMap::new();
         path.insert(pos.full_key(), 0);
@@ -133,8 +157,9 @@ impl<'t> Search<'t> {
             path,
             depth: 0,
             nodes: 0,
-            node_limit,
-            deadline,
+            limits,
+            start,
+            next_report: start + std::time::Duration::from_secs(1),
             stopped: None,
         }
     }
@@ -163,14 +188,37 @@ impl<'t> Search<'t> {
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            if self.nodes >= self.node_limit {
-                self.stopped = Some(Stop::Nodes);
-            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stopped = Some(Stop::Time);
-            }
-        } else if self.nodes >= self.node_limit {
+        if self.limits.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stopped = Some(Stop::Nodes);
+        }
+        if self.nodes & 1023 == 0 {
+            self.check_clock();
+        }
+    }
+
+    #[cold]
+    fn check_clock(&mut self) {
+        if self
+            .limits
+            .stop_flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            self.stopped = Some(Stop::Requested);
+        }
+        let now = Instant::now();
+        if self.limits.deadline.is_some_and(|d| now >= d) {
+            self.stopped = Some(Stop::Time);
+        }
+        if now >= self.next_report {
+            self.next_report = now + std::time::Duration::from_secs(1);
+            if let Some(f) = &self.limits.on_progress {
+                f(&Progress {
+                    nodes: self.nodes,
+                    elapsed: now - self.start,
+                    hashfull: self.table.hashfull(),
+                });
+            }
         }
     }
 
