@@ -65,3 +65,13 @@ fn mate_tree_perft_over_mate5_200() {
     assert_eq!(count, 200);
     assert_eq!(total, 3_502_982);
 }
+
+/// More legal moves than the 593 record (which has both kings): the attacker has no king.
+/// The count comes from the independent pure-Python generator in
+/// `scripts/oracle/make_movegen_oracle.py` (cshogi itself crashes on this position).
+#[test]
+fn kingless_side_with_599_moves() {
+    let mut pos =
+        Position::from_sfen("R8/2K1S1SS1/4B4/9/9/9/9/9/3L1L2L b RBGSNLP2g3n16p 1").unwrap();
+    assert_eq!(perft(&mut pos, 1, PerftMode::Legal), 599);
+}

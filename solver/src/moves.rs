@@ -161,8 +161,10 @@ impl FromStr for Move {
     }
 }
 
-/// Longest possible list of legal moves in shogi is 593; 600 leaves room.
-pub const MAX_MOVES: usize = 600;
+/// Room for every legal move. The record with both kings is 593; a side without a king
+/// (usual for a tsume attacker) can have more (599 found by fuzzing), and positions with
+/// extra pieces (accepted only for published perft data) more still.
+pub const MAX_MOVES: usize = 1024;
 
 /// A fixed-capacity list of moves living on the stack (no allocation on the hot path).
 #[derive(Clone)]

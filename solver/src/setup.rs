@@ -10,6 +10,9 @@ use crate::color::Color;
 use crate::piece::{Piece, PieceKind};
 use crate::square::Square;
 
+/// The largest move number accepted in an SFEN (2^30).
+pub const MAX_MOVE_NUMBER: u32 = 1 << 30;
+
 /// The SFEN of the initial position.
 pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
@@ -101,7 +104,10 @@ impl fmt::Display for SfenError {
             BadSide { found } => write!(f, "side to move must be 'b' or 'w', found {found:?}"),
             BadHand { column, problem } => write!(f, "hand, column {column}: {problem}"),
             BadMoveNumber { found } => {
-                write!(f, "move number must be a positive integer, found {found:?}")
+                write!(
+                    f,
+                    "move number must be an integer from 1 to {MAX_MOVE_NUMBER}, found {found:?}"
+                )
             }
         }
     }
@@ -148,10 +154,15 @@ impl Setup {
         };
         setup.hands = parse_hands(fields[2])?;
         if let Some(n) = fields.get(3) {
-            setup.move_number = n.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                SfenError::BadMoveNumber {
-                    found: n.to_string(),
-                }
+            // Digits only (no sign), at most MAX_MOVE_NUMBER so that playing moves can never
+            // overflow it.
+            let digits = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+            let parsed = n
+                .parse::<u32>()
+                .ok()
+                .filter(|&v| digits && v > 0 && v <= MAX_MOVE_NUMBER);
+            setup.move_number = parsed.ok_or_else(|| SfenError::BadMoveNumber {
+                found: n.to_string(),
             })?;
         }
         Ok(setup)

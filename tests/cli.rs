@@ -1,0 +1,167 @@
+//! The `tsume` binary, run as a user would: exit codes, stdout and error messages.
+
+use std::process::{Command, Output};
+
+const EXIT_BAD_INPUT: i32 = 2;
+
+/// First position of `tests/data/mate5_200.sfen` (White to play and mate in 5).
+const MATE5_FIRST: &str =
+    "l2gkg2l/2s3s2/p1nppp1pp/2p3p2/P4P1P1/4n3P/1PPPG1N2/1BKS2+s2/LN3+r3 w RBgl3p 72";
+
+fn tsume(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args(args)
+        .output()
+        .expect("running the tsume binary")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap_or("").trim()
+}
+
+/// Runs a command that must be refused as bad input: exit code 2, no panic, and a message
+/// on stderr containing every one of `needles`.
+fn assert_bad_input(args: &[&str], needles: &[&str]) {
+    let o = tsume(args);
+    let err = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(EXIT_BAD_INPUT),
+        "{args:?}: status {:?}\nstdout: {}\nstderr: {err}",
+        o.status,
+        stdout(&o)
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    assert!(!err.trim().is_empty(), "{args:?}: nothing on stderr");
+    for n in needles {
+        assert!(
+            err.contains(n),
+            "{args:?}: stderr does not mention {n:?}:\n{err}"
+        );
+    }
+    assert!(
+        stdout(&o).trim().is_empty(),
+        "{args:?}: printed a result for bad input: {}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn perft_startpos_depth_3() {
+    let o = tsume(&["perft", "startpos", "3"]);
+    assert!(o.status.success(), "{:?}\n{}", o.status, stderr(&o));
+    assert_eq!(last_line(&stdout(&o)), "25470");
+}
+
+#[test]
+fn perft_startpos_as_full_sfen() {
+    let o = tsume(&[
+        "perft",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "2",
+    ]);
+    assert!(o.status.success(), "{:?}\n{}", o.status, stderr(&o));
+    assert_eq!(last_line(&stdout(&o)), "900");
+}
+
+#[test]
+fn perft_divide_sums_to_the_total() {
+    let o = tsume(&["perft", "startpos", "2", "--divide"]);
+    assert!(o.status.success(), "{:?}\n{}", o.status, stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let (total, rows) = lines.split_last().expect("some output");
+    assert_eq!(total.trim(), "900");
+    assert_eq!(rows.len(), 30);
+    let sum: u64 = rows
+        .iter()
+        .map(|r| {
+            let (_, n) = r.split_once(": ").unwrap_or_else(|| panic!("row {r:?}"));
+            n.trim().parse::<u64>().unwrap()
+        })
+        .sum();
+    assert_eq!(sum, 900);
+}
+
+#[test]
+fn perft_mate_mode_on_a_mate5_problem() {
+    // 5 checks, 8 replies, 35 checks after them: recomputed with cshogi 1.1.0 (legal moves,
+    // keeping the attacker's moves after which the defender is in check).
+    let o = tsume(&["perft", MATE5_FIRST, "3", "--mode", "mate"]);
+    assert!(o.status.success(), "{:?}\n{}", o.status, stderr(&o));
+    assert_eq!(last_line(&stdout(&o)), "35");
+    let o = tsume(&["perft", MATE5_FIRST, "1", "--mode", "mate"]);
+    assert_eq!(last_line(&stdout(&o)), "5");
+}
+
+#[test]
+fn malformed_sfen_is_exit_2() {
+    assert_bad_input(&["perft", "not an sfen at all", "1"], &["SFEN", "found 5"]);
+    assert_bad_input(
+        &[
+            "perft",
+            "lnsgkgsnl/1r5b1/ppppXpppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "1",
+        ],
+        &["rank 3", "column 5", "'X'"],
+    );
+    assert_bad_input(
+        &["perft", "9/9/9/9/9/9/9/9/9 b 0P 1", "1"],
+        &["hand", "column 1"],
+    );
+    assert_bad_input(&["perft", "", "1"], &["empty"]);
+    assert_bad_input(&["perft", "4k4/9/9/9/9/9/9/9/4K4 ｂ - 1", "1"], &["side"]);
+}
+
+#[test]
+fn illegal_position_is_exit_2() {
+    assert_bad_input(
+        &["perft", "4k4/9/4P4/9/4P4/9/9/9/4K4 b - 1", "1"],
+        &["illegal", "file 5", "nifu"],
+    );
+    assert_bad_input(
+        &["perft", "4k4/9/9/9/9/9/9/9/p3K4 b - 1", "1"],
+        &["illegal", "9i"],
+    );
+    assert_bad_input(
+        &["perft", "4k4/9/9/9/4R4/9/9/9/4K4 b - 1", "1"],
+        &["illegal", "check"],
+    );
+    assert_bad_input(
+        &["perft", "4k4/9/9/9/9/9/9/9/4K4 b 19P 1", "1"],
+        &["illegal", "19"],
+    );
+}
+
+#[test]
+fn bad_depth_is_exit_2() {
+    assert_bad_input(&["perft", "startpos", "x"], &["DEPTH", "'x'"]);
+    assert_bad_input(&["perft", "startpos", "-1"], &["-1"]);
+    assert_bad_input(&["perft", "startpos", "3.5"], &["DEPTH"]);
+    assert_bad_input(&["perft", "startpos", "99999999999"], &["DEPTH"]);
+    assert_bad_input(&["perft", "startpos"], &["DEPTH"]);
+    assert_bad_input(&["perft", "startpos", "1", "--mode", "fast"], &["fast"]);
+}
+
+#[test]
+fn perft_depth_0_counts_the_root() {
+    let o = tsume(&["perft", "startpos", "0"]);
+    assert!(o.status.success(), "{:?}\n{}", o.status, stderr(&o));
+    assert_eq!(last_line(&stdout(&o)), "1");
+}
+
+#[test]
+fn help_and_unknown_command() {
+    let o = tsume(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("perft"));
+    assert_bad_input(&["frobnicate"], &["frobnicate"]);
+}
