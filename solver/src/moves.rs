@@ -84,6 +84,12 @@ impl Move {
         Move(self.0 & !PROMOTE)
     }
 
+    /// The same move with the promotion flag set.
+    #[inline]
+    pub const fn with_promotion(self) -> Move {
+        Move(self.0 | PROMOTE)
+    }
+
     /// Left–right mirror image.
     pub const fn mirror(self) -> Move {
         let to = self.to().mirror();

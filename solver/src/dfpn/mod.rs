@@ -65,6 +65,9 @@ pub struct SolveReport {
     pub outcome: Outcome,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Each mate proven on the way to the shortest: (length, nodes searched so far). The
+    /// first is the first mate found; the rest come from the "mate within L − 2?" searches.
+    pub proofs: Vec<(u16, u64)>,
 }
 
 /// Solves `pos` (the side to move attacks) under the raw convention: every legal defence
@@ -87,25 +90,31 @@ pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Tabl
         on_progress: options.on_progress.clone(),
     };
     let mut search = Search::new(table, root, limits);
-    let outcome = solve_search(&mut search);
+    let mut proofs = Vec::new();
+    let outcome = solve_search(&mut search, &mut proofs);
     SolveReport {
         outcome,
         nodes: search.nodes,
         elapsed: start.elapsed(),
+        proofs,
     }
 }
 
-fn solve_search(search: &mut Search) -> Outcome {
+fn solve_search(search: &mut Search, proofs: &mut Vec<(u16, u64)>) -> Outcome {
     let r = search.solve_current(MAX_LENGTH);
     let mut len = match r.kind() {
         Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
         Kind::Disproven => return Outcome::NoMate,
         Kind::Proven => r.len,
     };
+    proofs.push((len, search.nodes));
     while len >= 3 {
         let r = search.solve_current(len - 2);
         match r.kind() {
-            Kind::Proven => len = r.len,
+            Kind::Proven => {
+                len = r.len;
+                proofs.push((len, search.nodes));
+            }
             Kind::Disproven => break,
             Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
         }

@@ -34,6 +34,13 @@ pub enum Stop {
     Requested,
 }
 
+/// The threshold for the best child: a little above the second best (the 1+ε trick of
+/// Pawlewicz and Lew), so that the search does not flip between two close children.
+#[inline]
+fn one_plus_epsilon(second: u32) -> u32 {
+    second.saturating_add(1).saturating_add(second / 4)
+}
+
 /// The value of a node as returned to its parent.
 #[derive(Clone, Copy, Debug)]
 pub struct NodeResult {
@@ -119,6 +126,8 @@ pub struct Search<'t> {
     start: Instant,
     next_report: Instant,
     pub stopped: Option<Stop>,
+    /// Disproofs that depended on the path and were not stored (a statistic).
+    pub path_dependent: u64,
 }
 
 /// When to stop, and whom to tell about progress.
@@ -161,6 +170,7 @@ impl<'t> Search<'t> {
             start,
             next_report: start + std::time::Duration::from_secs(1),
             stopped: None,
+            path_dependent: 0,
         }
     }
 
@@ -328,7 +338,14 @@ impl<'t> Search<'t> {
                 } else if c.pn < pn2 {
                     pn2 = c.pn;
                 }
-                dn = dn.saturating_add(c.dn);
+                // A promotion and its non-promotion lead to look-alike positions: count
+                // their disproof numbers once (max), not twice.
+                let pair = i > 0 && children[i - 1].mv == c.mv.without_promotion().with_promotion();
+                if pair {
+                    dn = dn.saturating_add(c.dn.saturating_sub(children[i - 1].dn));
+                } else {
+                    dn = dn.saturating_add(c.dn);
+                }
             }
             if pn == 0 {
                 let c = children[best];
@@ -360,6 +377,8 @@ impl<'t> Search<'t> {
                 if rep >= self.depth {
                     self.table.store_disproven(key, d, bound, amount);
                     rep = u32::MAX;
+                } else {
+                    self.path_dependent += 1;
                 }
                 return NodeResult::disproven(bound, d, rep, amount);
             }
@@ -377,7 +396,7 @@ impl<'t> Search<'t> {
                 return NodeResult::unknown(pn, dn, amount);
             }
             let c = children[best];
-            let child_th_pn = th_pn.min(pn2.saturating_add(1));
+            let child_th_pn = th_pn.min(one_plus_epsilon(pn2));
             let child_th_dn = th_dn - (dn - c.dn.min(dn));
             let r = self.descend(c.mv, remaining - 1, child_th_pn, child_th_dn, true);
             amount = amount.saturating_add(r.amount);
@@ -473,6 +492,9 @@ impl<'t> Search<'t> {
             let mut pn: u32 = 0;
             let mut best = 0;
             let mut dn2 = INF;
+            // Drops on one square (interpositions with different pieces) usually share their
+            // fate: their proof numbers count once, as the largest of them.
+            let mut drop_pn = [0u32; 81];
             for (i, c) in children.iter().enumerate() {
                 if c.dn < dn || (c.dn == dn && c.dn == 0 && c.rep_depth > children[best].rep_depth)
                 {
@@ -482,7 +504,15 @@ impl<'t> Search<'t> {
                 } else if c.dn < dn2 {
                     dn2 = c.dn;
                 }
-                pn = pn.saturating_add(c.pn);
+                if c.mv.is_drop() {
+                    let slot = &mut drop_pn[c.mv.to().index()];
+                    if c.pn > *slot {
+                        pn = pn.saturating_add(c.pn - *slot);
+                        *slot = c.pn;
+                    }
+                } else {
+                    pn = pn.saturating_add(c.pn);
+                }
             }
             if dn == 0 {
                 let c = children[best];
@@ -492,6 +522,8 @@ impl<'t> Search<'t> {
                 if rep >= self.depth {
                     self.table.store_disproven(key, d, bound, amount);
                     rep = u32::MAX;
+                } else {
+                    self.path_dependent += 1;
                 }
                 return NodeResult::disproven(bound, d, rep, amount);
             }
@@ -534,7 +566,7 @@ impl<'t> Search<'t> {
                 return NodeResult::unknown(pn, dn, amount);
             }
             let c = children[best];
-            let child_th_dn = th_dn.min(dn2.saturating_add(1));
+            let child_th_dn = th_dn.min(one_plus_epsilon(dn2));
             let child_th_pn = th_pn - (pn - c.pn.min(pn));
             let r = self.descend(c.mv, remaining - 1, child_th_pn, child_th_dn, false);
             amount = amount.saturating_add(r.amount);
