@@ -18,7 +18,7 @@ use super::hands;
 use super::table::{Kind, Table, INF, NO_MATE};
 use crate::color::Color;
 use crate::hand::Hand;
-use crate::movegen::{self, CheckInfo, MoveCounter};
+use crate::movegen::{self, CheckInfo};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
@@ -32,6 +32,33 @@ pub enum Stop {
     Time,
     /// The stop flag was raised.
     Requested,
+}
+
+/// Counts evasions, drops on one square (interpositions with different pieces) as one, the
+/// way the AND node will count their proof numbers.
+#[derive(Default)]
+struct EvasionCounter {
+    moves: u32,
+    drops: u32,
+    drop_squares: crate::bitboard::Bitboard,
+}
+
+impl EvasionCounter {
+    fn distinct(&self) -> u32 {
+        self.moves - self.drops + self.drop_squares.count()
+    }
+}
+
+impl movegen::MoveSink for EvasionCounter {
+    #[inline]
+    fn push(&mut self, m: Move) -> bool {
+        self.moves += 1;
+        if m.is_drop() {
+            self.drops += 1;
+            self.drop_squares = self.drop_squares.with(m.to());
+        }
+        true
+    }
 }
 
 /// The threshold for the best child: a little above the second best (the 1+ε trick of
@@ -409,9 +436,9 @@ impl<'t> Search<'t> {
     fn evaluate_new_and_child(&mut self, c: &mut Child, remaining: u16) {
         self.pos.do_move(c.mv);
         self.nodes += 1;
-        let mut count = MoveCounter::default();
+        let mut count = EvasionCounter::default();
         movegen::generate_evasions(&self.pos, &mut count);
-        if count.0 == 0 {
+        if count.moves == 0 {
             let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
             self.table
                 .store_proven(self.pos.board_key(), proof, 0, None, 1);
@@ -425,7 +452,7 @@ impl<'t> Search<'t> {
             c.len = remaining;
             c.hand = hands::max_hand();
         } else {
-            c.pn = (count.0 as u32).clamp(1, 16);
+            c.pn = count.distinct().clamp(1, 16);
             c.dn = 1;
         }
         self.pos.undo_move();
