@@ -21,8 +21,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use table::{Kind, Table, NO_MATE};
 
-/// The longest mate the solver looks for (plies).
-pub const MAX_LENGTH: u16 = 4001;
+/// The length budget of the first search: none.
+pub use search::UNLIMITED as MAX_LENGTH;
 
 #[derive(Clone)]
 pub struct SolveOptions {

@@ -61,6 +61,20 @@ impl movegen::MoveSink for EvasionCounter {
     }
 }
 
+/// A length budget meaning "no limit": it does not shrink with depth, so a position reached
+/// by paths of different lengths shares one table entry in the first search.
+pub const UNLIMITED: u16 = u16::MAX - 1;
+
+/// The budget of a child: one ply less, unless unlimited.
+#[inline]
+fn below(remaining: u16) -> u16 {
+    if remaining == UNLIMITED {
+        UNLIMITED
+    } else {
+        remaining - 1
+    }
+}
+
 /// The threshold for the best child: a little above the second best (the 1+ε trick of
 /// Pawlewicz and Lew), so that the search does not flip between two close children.
 #[inline]
@@ -332,7 +346,7 @@ impl<'t> Search<'t> {
                 let p = self.table.probe(
                     self.pos.board_key_after(m),
                     self.pos.hand_after(m),
-                    remaining - 1,
+                    below(remaining),
                 );
                 if p.found {
                     c.pn = p.pn;
@@ -340,7 +354,7 @@ impl<'t> Search<'t> {
                     c.len = p.len;
                     c.hand = p.hand;
                 } else {
-                    self.evaluate_new_and_child(&mut c, remaining - 1);
+                    self.evaluate_new_and_child(&mut c, below(remaining));
                 }
             }
             if c.pn == 0 {
@@ -425,7 +439,7 @@ impl<'t> Search<'t> {
             let c = children[best];
             let child_th_pn = th_pn.min(one_plus_epsilon(pn2));
             let child_th_dn = th_dn - (dn - c.dn.min(dn));
-            let r = self.descend(c.mv, remaining - 1, child_th_pn, child_th_dn, true);
+            let r = self.descend(c.mv, below(remaining), child_th_pn, child_th_dn, true);
             amount = amount.saturating_add(r.amount);
             children[best].set(&r);
         }
@@ -500,7 +514,7 @@ impl<'t> Search<'t> {
             } else {
                 let p = self
                     .table
-                    .probe(self.pos.board_key_after(m), hand, remaining - 1);
+                    .probe(self.pos.board_key_after(m), hand, below(remaining));
                 c.pn = p.pn;
                 c.dn = p.dn;
                 c.len = p.len;
@@ -595,7 +609,7 @@ impl<'t> Search<'t> {
             let c = children[best];
             let child_th_dn = th_dn.min(one_plus_epsilon(dn2));
             let child_th_pn = th_pn - (pn - c.pn.min(pn));
-            let r = self.descend(c.mv, remaining - 1, child_th_pn, child_th_dn, false);
+            let r = self.descend(c.mv, below(remaining), child_th_pn, child_th_dn, false);
             amount = amount.saturating_add(r.amount);
             children[best].set(&r);
         }
