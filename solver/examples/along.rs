@@ -29,7 +29,7 @@ fn main() {
     let n = moves.len();
     let mut k = n - 1;
     loop {
-        if k % 2 == 0 {
+        if k.is_multiple_of(2) {
             let mut p = positions[k].clone();
             p.clear_history();
             let opts = SolveOptions {
