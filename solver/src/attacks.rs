@@ -1,9 +1,10 @@
 //! Attack tables, built at compile time by `const fn`.
 //!
-//! Step pieces (pawn, knight, silver, gold-likes, king) use per-square tables. Sliders use
-//! the classical ray method: for each of the 8 directions a table of the squares beyond each
-//! square; the first blocker is the lowest (or highest) set bit of `ray & occupied`,
-//! depending on whether the direction increases the square index.
+//! Step pieces (pawn, knight, silver, gold-likes, king) use per-square tables. Sliders are
+//! branchless: along a file, a table indexed by the occupancy of the file's seven inner
+//! squares; along ranks and diagonals, the subtraction trick on rays that increase the square
+//! index, and the same trick on byte-reversed bitboards for rays that decrease it (see
+//! [`SliderRays`]).
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
@@ -21,13 +22,8 @@ const DIRS: [(i8, i8); 8] = [
     (-1, -1),
     (-1, 1),
 ];
-/// Whether moving in direction `d` increases the square index (`dfile * 9 + drank > 0`).
-const DIR_POSITIVE: [bool; 8] = [false, true, true, false, true, true, false, false];
-
 const UP: usize = 0;
 const DOWN: usize = 1;
-const ROOK_DIRS: [usize; 4] = [0, 1, 2, 3];
-const BISHOP_DIRS: [usize; 4] = [4, 5, 6, 7];
 
 const fn offset(sq: usize, df: i8, dr: i8) -> Option<usize> {
     let f = (sq / 9) as i8 + df;
@@ -154,19 +150,274 @@ const fn opposite_dir(d: usize) -> usize {
 
 static LINES: ([[Bitboard; 81]; 81], [[Bitboard; 81]; 81]) = build_lines();
 
-#[inline]
-fn ray_attack(d: usize, sq: Square, occupied: Bitboard) -> Bitboard {
-    let ray = RAYS[d][sq.index()].0;
-    let blockers = ray & occupied.0;
-    if blockers == 0 {
-        return Bitboard(ray);
+/// `(bishop, rook)` moves on an empty board, per square.
+const fn build_pseudo() -> ([Bitboard; 81], [Bitboard; 81]) {
+    let rays = build_rays();
+    let mut bishop = [Bitboard::EMPTY; 81];
+    let mut rook = [Bitboard::EMPTY; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        rook[sq] = Bitboard(rays[0][sq].0 | rays[1][sq].0 | rays[2][sq].0 | rays[3][sq].0);
+        bishop[sq] = Bitboard(rays[4][sq].0 | rays[5][sq].0 | rays[6][sq].0 | rays[7][sq].0);
+        sq += 1;
     }
-    let first = if DIR_POSITIVE[d] {
-        blockers.trailing_zeros()
+    (bishop, rook)
+}
+
+static PSEUDO: ([Bitboard; 81], [Bitboard; 81]) = build_pseudo();
+
+/// Groups of piece kinds sharing a check-candidate table (see [`check_candidates`]).
+const CAND_PAWN: usize = 0;
+const CAND_LANCE: usize = 1;
+const CAND_KNIGHT: usize = 2;
+const CAND_SILVER: usize = 3;
+const CAND_GOLD: usize = 4;
+const CAND_BISHOP: usize = 5;
+const CAND_HORSE: usize = 6;
+
+/// Empty-board moves of the base kind `group` (and of its promoted kind) for the candidate
+/// table builder, from the tables built above.
+struct EmptyBoard {
+    pawn: [[Bitboard; 81]; 2],
+    knight: [[Bitboard; 81]; 2],
+    silver: [[Bitboard; 81]; 2],
+    gold: [[Bitboard; 81]; 2],
+    king: [Bitboard; 81],
+    rays: [[Bitboard; 81]; 8],
+}
+
+impl EmptyBoard {
+    const fn new() -> EmptyBoard {
+        EmptyBoard {
+            pawn: both(&PAWN_OFFSETS),
+            knight: both(&KNIGHT_OFFSETS),
+            silver: both(&SILVER_OFFSETS),
+            gold: both(&GOLD_OFFSETS),
+            king: step_table(&KING_OFFSETS, Color::Black),
+            rays: build_rays(),
+        }
+    }
+
+    /// Moves of the unpromoted piece of `group` of colour `c` (0 black, 1 white) from `sq`.
+    const fn base(&self, group: usize, c: usize, sq: usize) -> u128 {
+        let r = &self.rays;
+        match group {
+            CAND_PAWN => self.pawn[c][sq].0,
+            CAND_LANCE => r[if c == 0 { 0 } else { 1 }][sq].0,
+            CAND_KNIGHT => self.knight[c][sq].0,
+            CAND_SILVER => self.silver[c][sq].0,
+            CAND_GOLD => self.gold[c][sq].0,
+            CAND_BISHOP => r[4][sq].0 | r[5][sq].0 | r[6][sq].0 | r[7][sq].0,
+            _ => r[4][sq].0 | r[5][sq].0 | r[6][sq].0 | r[7][sq].0 | self.king[sq].0,
+        }
+    }
+
+    /// Moves of the promoted piece of `group`, if the group promotes.
+    const fn promoted(&self, group: usize, c: usize, sq: usize) -> Option<u128> {
+        match group {
+            CAND_PAWN | CAND_LANCE | CAND_KNIGHT | CAND_SILVER => Some(self.gold[c][sq].0),
+            CAND_BISHOP => Some(self.base(CAND_HORSE, c, sq)),
+            _ => None,
+        }
+    }
+}
+
+/// `CHECK_CANDIDATES[us][group][ksq]`: the squares from which a piece of `group` of colour
+/// `us` can, on an empty board, move to a square from which it (or, when that move may
+/// promote, its promoted form) attacks `ksq`. A superset of the origins of its direct checks.
+const fn build_check_candidates() -> [[[Bitboard; 81]; 7]; 2] {
+    let e = EmptyBoard::new();
+    let mut t = [[[Bitboard::EMPTY; 81]; 7]; 2];
+    let mut us = 0;
+    while us < 2 {
+        let them = 1 - us;
+        let mut group = 0;
+        while group < 7 {
+            let mut ksq = 0;
+            while ksq < 81 {
+                let mut cand = 0u128;
+                // Squares from which the piece checks: its moves seen from the king, reversed
+                // (moves of the other colour's piece of the same kind from the king).
+                let mut to = 0;
+                while to < 81 {
+                    let bit = 1u128 << to;
+                    // Origins that reach `to`: reversed moves from `to`.
+                    let origins = e.base(group, them, to);
+                    if e.base(group, them, ksq) & bit != 0 {
+                        cand |= origins;
+                    }
+                    if let Some(p) = e.promoted(group, them, ksq) {
+                        if p & bit != 0 {
+                            let mut o = origins;
+                            if !in_zone(us, to) {
+                                o &= zone_mask(us);
+                            }
+                            cand |= o;
+                        }
+                    }
+                    to += 1;
+                }
+                t[us][group][ksq] = Bitboard(cand);
+                ksq += 1;
+            }
+            group += 1;
+        }
+        us += 1;
+    }
+    t
+}
+
+const fn in_zone(c: usize, sq: usize) -> bool {
+    let r = sq % 9;
+    if c == 0 {
+        r < 3
     } else {
-        127 - blockers.leading_zeros()
+        r > 5
+    }
+}
+
+const fn zone_mask(c: usize) -> u128 {
+    let mut b = 0u128;
+    let mut sq = 0;
+    while sq < 81 {
+        if in_zone(c, sq) {
+            b |= 1 << sq;
+        }
+        sq += 1;
+    }
+    b
+}
+
+static CHECK_CANDIDATES: [[[Bitboard; 81]; 7]; 2] = build_check_candidates();
+
+/// A superset of the squares from which a piece of `kind` and colour `us` can give a direct
+/// check (by its move, promotion included) to a king on `ksq`: all squares for rooks and
+/// dragons, none for the king. Discovered checks are not covered.
+#[inline]
+pub fn check_candidates(us: Color, kind: PieceKind, ksq: Square) -> Bitboard {
+    use PieceKind::*;
+    let group = match kind {
+        Pawn => CAND_PAWN,
+        Lance => CAND_LANCE,
+        Knight => CAND_KNIGHT,
+        Silver => CAND_SILVER,
+        Gold | ProPawn | ProLance | ProKnight | ProSilver => CAND_GOLD,
+        Bishop => CAND_BISHOP,
+        Horse => CAND_HORSE,
+        Rook | Dragon => return Bitboard::ALL,
+        King => return Bitboard::EMPTY,
     };
-    Bitboard(ray ^ RAYS[d][first as usize].0)
+    CHECK_CANDIDATES[us.index()][group][ksq.index()]
+}
+
+/// Slider rays of one square in the forms the branchless attack functions use.
+///
+/// Rays that increase the square index are stored as they are: the squares a slider reaches
+/// along such a ray are those up to the lowest blocker, `ray & (b ^ (b - 1))` with
+/// `b = ray & occupied` (all of the ray when `b` is 0). Rays that decrease the index are
+/// stored byte-reversed (`u128::swap_bytes`): consecutive squares of a diagonal or a rank are
+/// 8, 9 or 10 bits apart, so they lie in different bytes and reversing the byte order reverses
+/// their order; the same formula then applies to the byte-reversed occupancy. File rays (1
+/// bit apart) use [`FILE_ATTACKS`] instead.
+#[derive(Clone, Copy)]
+struct SliderRays {
+    /// Towards file 9 (+9).
+    rank_inc: u128,
+    /// Towards file 1 (−9), byte-reversed.
+    rank_dec_rev: u128,
+    /// (+1 file, −1 rank): +8.
+    diag_inc8: u128,
+    /// (+1 file, +1 rank): +10.
+    diag_inc10: u128,
+    /// (−1 file, −1 rank): −10, byte-reversed.
+    diag_dec10_rev: u128,
+    /// (−1 file, +1 rank): −8, byte-reversed.
+    diag_dec8_rev: u128,
+}
+
+const fn build_slider_rays() -> [SliderRays; 81] {
+    let rays = build_rays();
+    let mut t = [SliderRays {
+        rank_inc: 0,
+        rank_dec_rev: 0,
+        diag_inc8: 0,
+        diag_inc10: 0,
+        diag_dec10_rev: 0,
+        diag_dec8_rev: 0,
+    }; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = SliderRays {
+            rank_inc: rays[2][sq].0,
+            rank_dec_rev: rays[3][sq].0.swap_bytes(),
+            diag_inc8: rays[4][sq].0,
+            diag_inc10: rays[5][sq].0,
+            diag_dec10_rev: rays[6][sq].0.swap_bytes(),
+            diag_dec8_rev: rays[7][sq].0.swap_bytes(),
+        };
+        sq += 1;
+    }
+    t
+}
+
+static SLIDER_RAYS: [SliderRays; 81] = build_slider_rays();
+
+/// `FILE_ATTACKS[rank][inner]`: the ranks (as a 9-bit mask) a rook on `rank` reaches along
+/// its file, given the occupancy `inner` of ranks b–h (bit 0 = rank b). Ranks a and i never
+/// block anything beyond them, so they need not be part of the index.
+const fn build_file_attacks() -> [[u16; 128]; 9] {
+    let mut t = [[0u16; 128]; 9];
+    let mut rank = 0;
+    while rank < 9 {
+        let mut inner = 0;
+        while inner < 128 {
+            let occ = (inner as u16) << 1;
+            let mut b = 0u16;
+            let mut r = rank as i32 - 1;
+            while r >= 0 {
+                b |= 1 << r;
+                if occ >> r & 1 != 0 {
+                    break;
+                }
+                r -= 1;
+            }
+            r = rank as i32 + 1;
+            while r < 9 {
+                b |= 1 << r;
+                if occ >> r & 1 != 0 {
+                    break;
+                }
+                r += 1;
+            }
+            t[rank][inner] = b;
+            inner += 1;
+        }
+        rank += 1;
+    }
+    t
+}
+
+static FILE_ATTACKS: [[u16; 128]; 9] = build_file_attacks();
+
+/// The squares along the ray reached from its origin, for a ray that increases the index.
+#[inline(always)]
+const fn increasing(ray: u128, occupied: u128) -> u128 {
+    let b = ray & occupied;
+    ray & (b ^ b.wrapping_sub(1))
+}
+
+/// Both directions along the file of `sq`.
+#[inline(always)]
+fn file_attacks(sq: Square, occupied: u128) -> u128 {
+    let base = sq.file() as u32 * 9;
+    let inner = (occupied >> (base + 1)) as usize & 0x7f;
+    (FILE_ATTACKS[sq.rank() as usize][inner] as u128) << base
+}
+
+/// Both directions along the rank of `sq`.
+#[inline(always)]
+fn rank_attacks(r: &SliderRays, occupied: u128, occupied_rev: u128) -> u128 {
+    increasing(r.rank_inc, occupied) | increasing(r.rank_dec_rev, occupied_rev).swap_bytes()
 }
 
 #[inline]
@@ -196,11 +447,7 @@ pub fn king_attacks(sq: Square) -> Bitboard {
 
 #[inline]
 pub fn lance_attacks(color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
-    let d = match color {
-        Color::Black => UP,
-        Color::White => DOWN,
-    };
-    ray_attack(d, sq, occupied)
+    Bitboard(file_attacks(sq, occupied.0)) & lance_pseudo_attacks(color, sq)
 }
 
 /// Squares a lance would reach on an empty board (its whole forward ray).
@@ -215,46 +462,35 @@ pub fn lance_pseudo_attacks(color: Color, sq: Square) -> Bitboard {
 
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    for d in BISHOP_DIRS {
-        b |= ray_attack(d, sq, occupied);
-    }
-    b
+    let r = &SLIDER_RAYS[sq.index()];
+    let occ = occupied.0;
+    let rev = occ.swap_bytes();
+    let inc = increasing(r.diag_inc8, occ) | increasing(r.diag_inc10, occ);
+    let dec = increasing(r.diag_dec10_rev, rev) | increasing(r.diag_dec8_rev, rev);
+    Bitboard(inc | dec.swap_bytes())
 }
 
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    for d in ROOK_DIRS {
-        b |= ray_attack(d, sq, occupied);
-    }
-    b
+    let r = &SLIDER_RAYS[sq.index()];
+    let occ = occupied.0;
+    Bitboard(rank_attacks(r, occ, occ.swap_bytes()) | file_attacks(sq, occ))
 }
 
 /// Bishop moves on an empty board.
 #[inline]
 pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
-    Bitboard(
-        RAYS[4][sq.index()].0
-            | RAYS[5][sq.index()].0
-            | RAYS[6][sq.index()].0
-            | RAYS[7][sq.index()].0,
-    )
+    PSEUDO.0[sq.index()]
 }
 
 /// Rook moves on an empty board.
 #[inline]
 pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
-    Bitboard(
-        RAYS[0][sq.index()].0
-            | RAYS[1][sq.index()].0
-            | RAYS[2][sq.index()].0
-            | RAYS[3][sq.index()].0,
-    )
+    PSEUDO.1[sq.index()]
 }
 
 /// Squares attacked by a `kind` piece of `color` on `sq`, given the occupancy.
-#[inline]
+#[inline(always)]
 pub fn attacks(color: Color, kind: PieceKind, sq: Square, occupied: Bitboard) -> Bitboard {
     use PieceKind::*;
     match kind {
@@ -316,13 +552,24 @@ mod tests {
     #[test]
     fn sliders_match_slow_walk() {
         let mut seed = 0x1234_5678_9abc_def0u64;
-        for _ in 0..2000 {
+        let mut next = || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let occ =
-                Bitboard(((seed as u128) << 64 | seed.rotate_left(29) as u128) & Bitboard::ALL.0);
-            let s = Square::from_index((seed % 81) as usize);
+            seed
+        };
+        for i in 0..20000 {
+            let a = next();
+            let b = next();
+            let mut occ = (a as u128) << 64 | b as u128;
+            // Dense, half and sparse occupancies.
+            match i % 3 {
+                0 => {}
+                1 => occ &= (next() as u128) << 64 | next() as u128,
+                _ => occ &= ((next() & next()) as u128) << 64 | (next() & next()) as u128,
+            }
+            let occ = Bitboard(occ & Bitboard::ALL.0);
+            let s = Square::from_index(i % 81);
             assert_eq!(rook_attacks(s, occ), slow_slide(s, occ, &DIRS[0..4]));
             assert_eq!(bishop_attacks(s, occ), slow_slide(s, occ, &DIRS[4..8]));
             assert_eq!(
@@ -359,6 +606,39 @@ mod tests {
         assert!(gold_attacks(Color::White, sq("5e")).contains(sq("5d")));
         assert!(!gold_attacks(Color::White, sq("5e")).contains(sq("4d")));
         assert_eq!(king_attacks(sq("1a")).count(), 3);
+    }
+
+    #[test]
+    fn check_candidates_cover_every_direct_check() {
+        use PieceKind::{Gold, King};
+        let e = Bitboard::EMPTY;
+        for us in Color::ALL {
+            for kind in PieceKind::ALL {
+                for ksq in Square::all() {
+                    let cand = check_candidates(us, kind, ksq);
+                    for from in Square::all() {
+                        let mut checks = false;
+                        for to in attacks(us, kind, from, e).without(ksq) {
+                            let promo = kind.can_promote()
+                                && (from.in_promotion_zone(us) || to.in_promotion_zone(us));
+                            checks |= kind != King && attacks(us, kind, to, e).contains(ksq);
+                            checks |= promo && attacks(us, kind.promote(), to, e).contains(ksq);
+                        }
+                        assert!(
+                            !checks || cand.contains(from),
+                            "{us:?} {kind:?} {from} -> king {ksq}"
+                        );
+                    }
+                }
+            }
+        }
+        // The tables do filter: a gold far from the king is no candidate.
+        assert!(!check_candidates(Color::Black, Gold, sq("5a")).contains(sq("5i")));
+        assert!(check_candidates(Color::Black, Gold, sq("5a")).contains(sq("5c")));
+        assert_eq!(
+            check_candidates(Color::Black, King, sq("5a")),
+            Bitboard::EMPTY
+        );
     }
 
     #[test]

@@ -132,17 +132,29 @@ impl Bitboard {
 
     /// The set of files (as a 9-bit mask per file, spread back over the board) that contain
     /// at least one square of `self`: every square of each such file.
+    ///
+    /// Branchless: adding `0xff` to the low eight bits of each 9-bit file sets the file's top
+    /// bit when any of them is set (at most `0x1fe`, so no carry leaves the file); or-ing the
+    /// top bits gives one flag per non-empty file, which `f | (f - (f >> 8))` spreads over the
+    /// file (each file's `2^8 - 2^0` borrows only within the file).
     #[inline]
-    pub fn fill_files(self) -> Bitboard {
-        let mut out = 0u128;
-        let mut b = self.0;
-        while b != 0 {
-            let file = b.trailing_zeros() / 9;
-            let mask = 0x1ffu128 << (file * 9);
-            out |= mask;
-            b &= !mask;
+    pub const fn fill_files(self) -> Bitboard {
+        const LOW8: u128 = Bitboard::repeat_per_file(0xff);
+        const TOP: u128 = Bitboard::repeat_per_file(0x100);
+        let b = self.0;
+        let f = (((b & LOW8) + LOW8) | b) & TOP;
+        Bitboard(f | (f - (f >> 8)))
+    }
+
+    /// `pattern` (9 bits) repeated in each of the nine files.
+    const fn repeat_per_file(pattern: u128) -> u128 {
+        let mut b = 0u128;
+        let mut f = 0;
+        while f < 9 {
+            b |= pattern << (f * 9);
+            f += 1;
         }
-        Bitboard(out)
+        b
     }
 
     pub fn squares(self) -> SquareIter {
@@ -242,5 +254,30 @@ mod tests {
         assert_eq!(b.squares().count(), 2);
         assert!(b.has_more_than_one());
         assert_eq!((!Bitboard::EMPTY).count(), 81);
+    }
+
+    #[test]
+    fn fill_files_matches_per_file_test() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..5000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut raw = (seed as u128) << 64 | seed.rotate_left(17) as u128;
+            // Sparse sets too: keep a few bits only.
+            for _ in 0..(i % 4) {
+                raw &= raw.rotate_left(37);
+            }
+            let b = Bitboard(raw & Bitboard::ALL.0);
+            let mut expect = Bitboard::EMPTY;
+            for f in 0..9 {
+                if (b & Bitboard::file_mask(f)).is_nonempty() {
+                    expect |= Bitboard::file_mask(f);
+                }
+            }
+            assert_eq!(b.fill_files(), expect);
+        }
+        assert_eq!(Bitboard::EMPTY.fill_files(), Bitboard::EMPTY);
+        assert_eq!(Bitboard::ALL.fill_files(), Bitboard::ALL);
     }
 }

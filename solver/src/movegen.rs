@@ -180,8 +180,9 @@ pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
     let occ = pos.occupied().with(to);
     // The king steps to a square we do not attack (capturing the pawn included).
     let escapes = attacks::king_attacks(ksq) & !pos.pieces(them);
+    let occ_without_king = occ.without(ksq);
     for s in escapes {
-        if pos.attackers_to(us, s, occ.without(ksq)).is_empty() {
+        if !pos.is_attacked_with(us, s, occ_without_king) {
             return false;
         }
     }
@@ -250,7 +251,7 @@ fn generate_king_moves<S: MoveSink>(
     let us = pos.side_to_move();
     let occ = pos.occupied().without(ksq);
     for to in attacks::king_attacks(ksq) & targets & !pos.pieces(us) {
-        if pos.attackers_to(!us, to, occ).is_empty() && !sink.push(Move::normal(ksq, to, false)) {
+        if !pos.is_attacked_with(!us, to, occ) && !sink.push(Move::normal(ksq, to, false)) {
             return false;
         }
     }
@@ -304,15 +305,12 @@ pub fn generate_evasions<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
     let blocks = between(ksq, checker);
     let target = blocks.with(checker);
     let occ = pos.occupied();
-    let ours = pos.pieces(us);
-    let pinned = pos.pinned();
-    for from in ours.without(ksq) {
-        let kind = pos.piece_at(from).expect("own piece").kind;
-        let mut t = attacks::attacks(us, kind, from, occ) & target;
-        if pinned.contains(from) {
-            t &= line(from, ksq);
-        }
-        for to in t {
+    // A pinned piece cannot capture the checker or block: it may only move along its pin
+    // line, which meets the checker's line at the king only.
+    let movers = pos.pieces(us).without(ksq).and_not(pos.pinned());
+    for to in target {
+        for from in pos.attackers_to(us, to, occ) & movers {
+            let kind = pos.piece_at(from).expect("own piece").kind;
             if !push_board_move(sink, us, kind, from, to, |_| true) {
                 return false;
             }
@@ -328,6 +326,10 @@ pub fn generate_checks<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
 }
 
 /// [`generate_checks`] with a precomputed [`CheckInfo`].
+///
+/// Discovered-check candidates (`ci.discoverers`) have all their moves examined; every other
+/// piece only if it stands on a square from which its kind can give a direct check at all
+/// ([`attacks::check_candidates`]), and then only its moves onto check squares.
 pub fn generate_checks_with<S: MoveSink>(pos: &Position, ci: &CheckInfo, sink: &mut S) -> bool {
     let Some(eksq) = ci.king else { return true };
     if pos.in_check() {
@@ -339,23 +341,12 @@ pub fn generate_checks_with<S: MoveSink>(pos: &Position, ci: &CheckInfo, sink: &
     let ours = pos.pieces(us);
     let own_king = pos.king(us);
     let pinned = pos.pinned();
-    for from in ours {
+    let not_ours = !ours;
+
+    // Discovered checks (and direct ones by the same pieces).
+    for from in ci.discoverers {
         let kind = pos.piece_at(from).expect("own piece").kind;
-        let discoverer = ci.discoverers.contains(from);
-        let mut t = attacks::attacks(us, kind, from, occ) & !ours;
-        if !discoverer {
-            if kind == King {
-                continue;
-            }
-            let mut reach = ci.check_squares[kind.index()];
-            if kind.can_promote() {
-                reach |= ci.check_squares[kind.promote().index()];
-            }
-            t &= reach;
-            if t.is_empty() {
-                continue;
-            }
-        }
+        let t = attacks::attacks(us, kind, from, occ) & not_ours;
         if kind == King {
             let ok = generate_king_moves(
                 pos,
@@ -368,11 +359,13 @@ pub fn generate_checks_with<S: MoveSink>(pos: &Position, ci: &CheckInfo, sink: &
             }
             continue;
         }
-        if pinned.contains(from) {
-            t &= line(from, own_king.expect("pinned implies a king"));
-        }
+        let t = if pinned.contains(from) {
+            t & line(from, own_king.expect("pinned implies a king"))
+        } else {
+            t
+        };
         for to in t {
-            let discovered = discoverer && !aligned(from, to, eksq);
+            let discovered = !aligned(from, to, eksq);
             let ok = push_board_move(sink, us, kind, from, to, |promote| {
                 let after = if promote { kind.promote() } else { kind };
                 discovered || ci.check_squares[after.index()].contains(to)
@@ -382,8 +375,85 @@ pub fn generate_checks_with<S: MoveSink>(pos: &Position, ci: &CheckInfo, sink: &
             }
         }
     }
+
+    // Direct checks by the other pieces, kind by kind.
+    let ctx = DirectChecks {
+        ci,
+        us,
+        eksq,
+        occ,
+        not_ours,
+        pinned,
+        own_king,
+        others: ours.and_not(ci.discoverers),
+    };
+    if !(ctx.run(sink, Pawn, pos.pieces_of_kind(Pawn))
+        && ctx.run(sink, Lance, pos.pieces_of_kind(Lance))
+        && ctx.run(sink, Knight, pos.pieces_of_kind(Knight))
+        && ctx.run(sink, Silver, pos.pieces_of_kind(Silver))
+        // Gold-likes all move as a gold and never promote.
+        && ctx.run(sink, Gold, pos.golds())
+        && ctx.run(sink, Bishop, pos.pieces_of_kind(Bishop))
+        && ctx.run(sink, Rook, pos.pieces_of_kind(Rook))
+        && ctx.run(sink, Horse, pos.pieces_of_kind(Horse))
+        && ctx.run(sink, Dragon, pos.pieces_of_kind(Dragon)))
+    {
+        return false;
+    }
+
     let empty = !occ;
     generate_drops(pos, sink, |kind| ci.check_squares[kind.index()] & empty)
+}
+
+/// Direct checks by pieces that are not discovered-check candidates (part of
+/// [`generate_checks_with`]).
+struct DirectChecks<'a> {
+    ci: &'a CheckInfo,
+    us: Color,
+    eksq: Square,
+    occ: Bitboard,
+    not_ours: Bitboard,
+    pinned: Bitboard,
+    own_king: Option<Square>,
+    /// Our pieces other than the discovered-check candidates.
+    others: Bitboard,
+}
+
+impl DirectChecks<'_> {
+    /// The direct checks of our pieces of `kind` among `pieces` (pieces of every colour;
+    /// gold-likes all pass as `Gold`).
+    #[inline(always)]
+    fn run<S: MoveSink>(&self, sink: &mut S, kind: PieceKind, pieces: Bitboard) -> bool {
+        let froms = pieces & self.others & attacks::check_candidates(self.us, kind, self.eksq);
+        if froms.is_empty() {
+            return true;
+        }
+        let cs = &self.ci.check_squares;
+        let mut reach = cs[kind.index()];
+        if kind.can_promote() {
+            reach |= cs[kind.promote().index()];
+        }
+        let reach = reach & self.not_ours;
+        for from in froms {
+            let mut t = attacks::attacks(self.us, kind, from, self.occ) & reach;
+            if t.is_empty() {
+                continue;
+            }
+            if self.pinned.contains(from) {
+                t &= line(from, self.own_king.expect("pinned implies a king"));
+            }
+            for to in t {
+                let ok = push_board_move(sink, self.us, kind, from, to, |promote| {
+                    let after = if promote { kind.promote() } else { kind };
+                    cs[after.index()].contains(to)
+                });
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 }
 
 /// Whether the side to move has any legal move (stops at the first one).

@@ -425,21 +425,65 @@ impl Position {
     #[inline]
     pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
         let them = !color; // attacks are looked up from the target, as if by the other side
-        let step = (attacks::pawn_attacks(them, sq) & self.by_kind[Pawn.index()])
+        let own = self.by_color[color.index()];
+        let mut att = ((attacks::pawn_attacks(them, sq) & self.by_kind[Pawn.index()])
             | (attacks::knight_attacks(them, sq) & self.by_kind[Knight.index()])
             | (attacks::silver_attacks(them, sq) & self.by_kind[Silver.index()])
             | (attacks::gold_attacks(them, sq) & self.golds())
-            | (attacks::king_attacks(sq) & self.king_steppers());
-        let slide = (attacks::lance_attacks(them, sq, occupied) & self.by_kind[Lance.index()])
-            | (attacks::bishop_attacks(sq, occupied) & self.bishop_sliders())
-            | (attacks::rook_attacks(sq, occupied) & self.rook_sliders());
-        (step | slide) & self.by_color[color.index()]
+            | (attacks::king_attacks(sq) & self.king_steppers()))
+            & own;
+        // Each kind of slider only if one stands on its empty-board lines from `sq`.
+        let rooks = self.rook_sliders() & own & attacks::rook_pseudo_attacks(sq);
+        if rooks.is_nonempty() {
+            att |= attacks::rook_attacks(sq, occupied) & rooks;
+        }
+        let bishops = self.bishop_sliders() & own & attacks::bishop_pseudo_attacks(sq);
+        if bishops.is_nonempty() {
+            att |= attacks::bishop_attacks(sq, occupied) & bishops;
+        }
+        let lances = self.by_kind[Lance.index()] & own & attacks::lance_pseudo_attacks(them, sq);
+        if lances.is_nonempty() {
+            att |= attacks::lance_attacks(them, sq, occupied) & lances;
+        }
+        att
     }
 
     /// Whether `color` attacks `sq` (current occupancy).
     #[inline]
     pub fn is_attacked(&self, color: Color, sq: Square) -> bool {
-        self.attackers_to(color, sq, self.occupied()).is_nonempty()
+        self.is_attacked_with(color, sq, self.occupied())
+    }
+
+    /// Whether `color` attacks `sq` given the occupancy `occupied`: the same answer as
+    /// `attackers_to(..).is_nonempty()`, stepping pieces first, then each kind of slider only
+    /// if one stands on its empty-board lines from `sq`.
+    #[inline]
+    pub fn is_attacked_with(&self, color: Color, sq: Square, occupied: Bitboard) -> bool {
+        let them = !color;
+        let own = self.by_color[color.index()];
+        let step = (attacks::pawn_attacks(them, sq) & self.by_kind[Pawn.index()])
+            | (attacks::knight_attacks(them, sq) & self.by_kind[Knight.index()])
+            | (attacks::silver_attacks(them, sq) & self.by_kind[Silver.index()])
+            | (attacks::gold_attacks(them, sq) & self.golds())
+            | (attacks::king_attacks(sq) & self.king_steppers());
+        if (step & own).is_nonempty() {
+            return true;
+        }
+        let rooks = self.rook_sliders() & own;
+        if (attacks::rook_pseudo_attacks(sq) & rooks).is_nonempty()
+            && (attacks::rook_attacks(sq, occupied) & rooks).is_nonempty()
+        {
+            return true;
+        }
+        let bishops = self.bishop_sliders() & own;
+        if (attacks::bishop_pseudo_attacks(sq) & bishops).is_nonempty()
+            && (attacks::bishop_attacks(sq, occupied) & bishops).is_nonempty()
+        {
+            return true;
+        }
+        let lances = self.by_kind[Lance.index()] & own;
+        (attacks::lance_pseudo_attacks(them, sq) & lances).is_nonempty()
+            && (attacks::lance_attacks(them, sq, occupied) & lances).is_nonempty()
     }
 
     /// Pieces (of either colour) that are the only piece between `king_sq` and a slider of
@@ -620,8 +664,46 @@ impl Position {
         self.board_key = key;
         self.side_to_move = !us;
         self.move_number += 1;
-        self.checkers = self.compute_checkers();
+        self.checkers = self.checkers_after(m);
+        debug_assert_eq!(self.checkers, self.compute_checkers());
         debug_assert_eq!(self.board_key, self.compute_board_key());
+    }
+
+    /// The checkers of the side to move just after `m` was made, derived from the move: the
+    /// side that moved could not have been giving check before it (the position was legal),
+    /// so a checker is either the moved piece or a slider whose line through the origin
+    /// square the move opened.
+    #[inline]
+    fn checkers_after(&self, m: Move) -> Bitboard {
+        let them = self.side_to_move;
+        let us = !them;
+        let Some(ksq) = self.king(them) else {
+            return Bitboard::EMPTY;
+        };
+        let to = m.to();
+        let occ = self.occupied();
+        let moved = self.board[to.index()].expect("the moved piece is on its destination");
+        let mut checkers = Bitboard::EMPTY;
+        if attacks::attacks(us, moved.kind, to, occ).contains(ksq) {
+            checkers = Bitboard::from_square(to);
+        }
+        let Some(from) = m.from() else {
+            return checkers;
+        };
+        let ours = self.by_color[us.index()];
+        let ray = attacks::line(ksq, from);
+        if ray.is_empty() || ray.contains(to) {
+            return checkers;
+        }
+        let sliders = if ksq.file() == from.file() {
+            (attacks::rook_attacks(ksq, occ) & self.rook_sliders())
+                | (attacks::lance_attacks(them, ksq, occ) & self.by_kind[Lance.index()])
+        } else if ksq.rank() == from.rank() {
+            attacks::rook_attacks(ksq, occ) & self.rook_sliders()
+        } else {
+            attacks::bishop_attacks(ksq, occ) & self.bishop_sliders()
+        };
+        checkers | (sliders & ours & ray)
     }
 
     /// Takes back the last move made with [`Position::do_move`].
