@@ -1,5 +1,9 @@
 //! The `tsume` command-line tool.
 
+mod input;
+mod render;
+mod usi;
+
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -39,9 +43,15 @@ enum Command {
     /// Prove mate or no mate for a position (the side to move attacks) and print the
     /// shortest mate. Exit code: 0 mate, 1 no mate, 3 unknown (limit reached), 2 bad input.
     Solve {
-        /// Position as SFEN (quote it). The defender's hand is taken as written unless
-        /// --fill-defender-hand is given.
+        /// Position as SFEN (quote it), or a KIF (.kif Shift-JIS, .kifu UTF-8) or CSA (.csa)
+        /// file. The defender's hand is taken as written unless --fill-defender-hand is given.
         sfen: String,
+        /// How to read the position (auto: KIF or CSA by file extension, else SFEN).
+        #[arg(long, value_enum, default_value_t = input::Format::Auto)]
+        format: input::Format,
+        /// What to print: text, or the solution as a KIF or CSA record.
+        #[arg(long, value_enum, default_value_t = input::Output::Text, conflicts_with = "json")]
+        output: input::Output,
         /// Length convention.
         #[arg(long, value_enum, default_value_t = Rules::Raw)]
         rules: Rules,
@@ -60,6 +70,22 @@ enum Command {
         /// Give the defender every piece not on the board or in the attacker's hand.
         #[arg(long)]
         fill_defender_hand: bool,
+    },
+    /// Run as a USI engine on stdin/stdout (`go mate` answers `checkmate …`).
+    Usi,
+    /// Draw a tsume diagram as SVG: one position, or every problem of a pack.
+    Render {
+        /// Position as SFEN (quote it), optionally followed by `moves m1 m2 …` (USI); or a
+        /// pack file (`.jsonl`: one JSON object per line with `id`, `sfen`, `solution`).
+        input: String,
+        /// Output: the SVG file for an SFEN (`-` for stdout), a directory for a pack
+        /// (written as DIR/<id>.svg).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Draw the position after N plies of the moves (the pack's `solution`), with the
+        /// Nth move's destination highlighted.
+        #[arg(long = "move", value_name = "N")]
+        move_number: Option<usize>,
     },
 }
 
@@ -97,6 +123,18 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Usi => {
+            usi::run();
+            ExitCode::SUCCESS
+        }
+        Command::Render {
+            input,
+            out,
+            move_number,
+        } => match render::run(&input, &out, move_number) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => bad_input(e),
+        },
         Command::Perft {
             sfen,
             depth,
@@ -133,11 +171,13 @@ fn main() -> ExitCode {
             nodes,
             json,
             fill_defender_hand,
+            format,
+            output,
         } => {
             let _ = rules;
-            let mut setup: Setup = match sfen.parse() {
+            let mut setup: Setup = match input::load_setup(&sfen, format) {
                 Ok(s) => s,
-                Err(e) => return bad_input(format!("malformed SFEN: {e}")),
+                Err(e) => return bad_input(e),
             };
             if fill_defender_hand {
                 setup.fill_hand(!setup.side_to_move);
@@ -164,7 +204,10 @@ fn main() -> ExitCode {
                 ..SolveOptions::default()
             };
             let report = run_with_big_stack(move || dfpn::solve(&pos, &options));
-            print_solve_report(&setup, &report, json)
+            match output {
+                input::Output::Text => print_solve_report(&setup, &report, json),
+                _ => input::print_record(&setup, &report, output),
+            }
         }
     }
 }
@@ -195,6 +238,13 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
             obj["moves"] = moves
                 .iter()
                 .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .into();
+            // The mates proven on the way to the shortest, as [length, nodes so far].
+            obj["proofs"] = report
+                .proofs
+                .iter()
+                .map(|&(l, n)| vec![l as u64, n])
                 .collect::<Vec<_>>()
                 .into();
         }

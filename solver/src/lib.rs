@@ -7,8 +7,10 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod color;
+pub mod csa;
 pub mod dfpn;
 pub mod hand;
+pub mod kif;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

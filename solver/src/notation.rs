@@ -47,6 +47,21 @@ pub fn japanese_move(pos: &Position, m: Move, previous_to: Option<Square>) -> St
     s
 }
 
+/// One move as a KIF move line writes it: the destination (`同　` for a recapture), the
+/// piece as it stands before the move (`成銀`, `龍`), `成`/`不成`/`打`, then the origin in
+/// parentheses for a board move: `２三銀成(32)`, `同　玉(12)`, `５五角打`. The origin makes
+/// the move unambiguous, so KIF needs no 右/左/直/上/引/寄.
+pub fn kif_move(pos: &Position, m: Move, previous_to: Option<Square>) -> String {
+    let mut s = japanese_move(pos, m, previous_to);
+    if let Some(rest) = s.strip_prefix("同") {
+        s = format!("同　{rest}");
+    }
+    if let Some(from) = m.from() {
+        s += &format!("({}{})", from.file() + 1, from.rank() + 1);
+    }
+    s
+}
+
 /// A line of moves from `pos` in Japanese with side marks, space separated.
 pub fn japanese_line(pos: &Position, moves: &[Move]) -> String {
     let mut p = pos.clone();
@@ -96,6 +111,18 @@ mod tests {
         assert_eq!(japanese_line(&pos, &moves), "▲２二歩成 △１三玉 ▲２三飛打");
         let pos = Position::from_sfen("9/9/9/9/9/9/9/9/9 b - 1").unwrap();
         assert_eq!(japanese_hand(pos.hand(Color::Black)), "なし");
+    }
+
+    #[test]
+    fn kif_moves_name_the_origin() {
+        let pos = Position::from_sfen("6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1").unwrap();
+        let m: Move = "2c2b+".parse().unwrap();
+        assert_eq!(kif_move(&pos, m, None), "２二歩成(23)");
+        let m: Move = "R*2c".parse().unwrap();
+        assert_eq!(kif_move(&pos, m, None), "２三飛打");
+        let pos = Position::from_sfen("4k4/9/9/4S4/9/9/9/9/9 b - 1").unwrap();
+        let m: Move = "5d5c".parse().unwrap();
+        assert_eq!(kif_move(&pos, m, Some(m.to())), "同　銀不成(54)");
     }
 
     #[test]

@@ -1,0 +1,619 @@
+//! CSA records (CSA standard file format, V2.2): `P1`…`P9` board rows or `PI`, piece
+//! placements `P+00KI` (a hand) and `P+55KA` (a square), `P-00AL` (that side holds every
+//! remaining piece, as tsume files write the defender's hand), the side to move (`+`/`-`)
+//! and the moves (`+7776FU`, `-0055KA`).
+//!
+//! [`parse`] returns the starting position as a validated [`Setup`] with the moves of the
+//! first game in the file (up to a `%` special move or `/`); every error carries the 1-based
+//! line number. [`write`] produces V2.2 text with the board as `P1`…`P9` rows.
+
+use std::fmt;
+
+use crate::color::Color;
+use crate::kif::Ending;
+use crate::moves::Move;
+use crate::piece::{Piece, PieceKind};
+use crate::position::{Position, PositionError};
+use crate::setup::{Setup, STARTPOS_SFEN};
+use crate::square::Square;
+
+/// A CSA record: the starting position and the moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsaRecord {
+    /// The starting position (validated: [`Position::from_setup`] accepts it).
+    pub setup: Setup,
+    /// Legal moves from `setup`, up to the first special move (`%TORYO`, `%TSUMI` …).
+    pub moves: Vec<Move>,
+    /// `V`, `N+`, `N-` and `$` lines, in file order, as (key, value): `("V", "2.2")`,
+    /// `("N+", name)`, `("EVENT", …)`.
+    pub headers: Vec<(String, String)>,
+}
+
+/// Why a CSA text could not be read; `line` is 1-based.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsaError {
+    pub line: usize,
+    pub kind: CsaErrorKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CsaErrorKind {
+    /// Nothing but blank and comment lines.
+    Empty,
+    /// Some of the `P1`…`P9` rows are missing.
+    TruncatedBoard { missing: Vec<usize> },
+    /// The position is never closed by a side-to-move line (`+` or `-`).
+    MissingSide,
+    /// A `Pn` row that cannot be read.
+    BadBoardRow(String),
+    /// A `P+`/`P-`/`PI` placement that cannot be read or applied.
+    BadPlacement(String),
+    /// A line that is not part of the CSA format.
+    UnknownLine(String),
+    /// A move that cannot be read.
+    BadMove(String),
+    /// A move that is not legal in the position reached.
+    IllegalMove { text: String, reason: String },
+    /// The position is not legal.
+    IllegalPosition(PositionError),
+}
+
+impl fmt::Display for CsaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use CsaErrorKind::*;
+        write!(f, "line {}: ", self.line)?;
+        match &self.kind {
+            Empty => write!(f, "no position found (empty CSA)"),
+            TruncatedBoard { missing } => write!(
+                f,
+                "the board is truncated: rows {} are missing",
+                missing
+                    .iter()
+                    .map(|r| format!("P{r}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            MissingSide => write!(
+                f,
+                "the position has no side-to-move line ('+' or '-'): is the file truncated?"
+            ),
+            BadBoardRow(s) => write!(f, "bad board row: {s}"),
+            BadPlacement(s) => write!(f, "bad piece placement: {s}"),
+            UnknownLine(s) => write!(f, "not a CSA line: {s:?}"),
+            BadMove(s) => write!(f, "unreadable move: {s:?}"),
+            IllegalMove { text, reason } => write!(f, "illegal move {text:?}: {reason}"),
+            IllegalPosition(e) => write!(f, "illegal position: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CsaError {}
+
+/// The CSA code of a piece kind (`FU`, `RY` …).
+pub fn piece_code(kind: PieceKind) -> &'static str {
+    use PieceKind::*;
+    match kind {
+        Pawn => "FU",
+        Lance => "KY",
+        Knight => "KE",
+        Silver => "GI",
+        Gold => "KI",
+        Bishop => "KA",
+        Rook => "HI",
+        King => "OU",
+        ProPawn => "TO",
+        ProLance => "NY",
+        ProKnight => "NK",
+        ProSilver => "NG",
+        Horse => "UM",
+        Dragon => "RY",
+    }
+}
+
+fn kind_from_code(code: &str) -> Option<PieceKind> {
+    PieceKind::ALL.into_iter().find(|&k| piece_code(k) == code)
+}
+
+/// A CSA square: two digits, file then rank (`77`); `00` is a hand.
+fn parse_square(s: &str) -> Option<Option<Square>> {
+    let b = s.as_bytes();
+    if b.len() != 2 || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let (f, r) = (b[0] - b'0', b[1] - b'0');
+    match (f, r) {
+        (0, 0) => Some(None),
+        (1..=9, 1..=9) => Some(Some(Square::new(f - 1, r - 1))),
+        _ => None,
+    }
+}
+
+fn square_code(sq: Square) -> String {
+    format!("{}{}", sq.file() + 1, sq.rank() + 1)
+}
+
+/// What the position statements have built so far.
+struct Builder {
+    setup: Setup,
+    rows: [usize; 9],
+    rest_to: Option<Color>,
+}
+
+impl Builder {
+    fn row(&mut self, rank: usize, cells: &str, line: usize) -> Result<(), CsaErrorKind> {
+        let bad = |s: String| CsaErrorKind::BadBoardRow(s);
+        if !cells.is_ascii() {
+            return Err(bad(format!("P{rank} has non-ASCII characters")));
+        }
+        match self.rows[rank - 1] {
+            0 => {}
+            usize::MAX => return Err(bad(format!("P{rank} after PI"))),
+            first => return Err(bad(format!("P{rank} given twice (first on line {first})"))),
+        }
+        // Trailing blanks of the last square are often trimmed.
+        let cells = format!("{cells:<27}");
+        if cells.len() != 27 {
+            return Err(bad(format!(
+                "P{rank} has {} characters instead of 9 squares of 3",
+                cells.len()
+            )));
+        }
+        for col in 0..9 {
+            let cell = &cells[col * 3..col * 3 + 3];
+            let sq = Square::new(8 - col as u8, rank as u8 - 1);
+            if cell.trim() == "*" || cell.trim().is_empty() {
+                self.setup.board[sq.index()] = None;
+                continue;
+            }
+            let color = match &cell[..1] {
+                "+" => Color::Black,
+                "-" => Color::White,
+                _ => {
+                    return Err(bad(format!(
+                        "P{rank}, square {}: {cell:?} is neither ' * ' nor +XX/-XX",
+                        col + 1
+                    )))
+                }
+            };
+            let kind = kind_from_code(&cell[1..]).ok_or_else(|| {
+                bad(format!(
+                    "P{rank}, square {}: unknown piece {:?}",
+                    col + 1,
+                    &cell[1..]
+                ))
+            })?;
+            self.setup.board[sq.index()] = Some(Piece::new(color, kind));
+        }
+        self.rows[rank - 1] = line;
+        Ok(())
+    }
+
+    fn place(&mut self, color: Color, body: &str) -> Result<(), CsaErrorKind> {
+        let bad = |s: String| CsaErrorKind::BadPlacement(s);
+        if !body.is_ascii() || body.is_empty() || !body.len().is_multiple_of(4) {
+            return Err(bad(format!(
+                "{body:?} is not a list of 4-character placements (00FU, 55KA, 00AL)"
+            )));
+        }
+        for i in (0..body.len()).step_by(4) {
+            let item = &body[i..i + 4];
+            let sq =
+                parse_square(&item[..2]).ok_or_else(|| bad(format!("bad square in {item:?}")))?;
+            if sq.is_none() && &item[2..] == "AL" {
+                self.rest_to = Some(color);
+                continue;
+            }
+            let kind = kind_from_code(&item[2..])
+                .ok_or_else(|| bad(format!("unknown piece in {item:?}")))?;
+            match sq {
+                None => {
+                    if !PieceKind::HAND.contains(&kind) {
+                        return Err(bad(format!(
+                            "{item:?}: only unpromoted pieces other than the king go in hand"
+                        )));
+                    }
+                    let slot = &mut self.setup.hands[color.index()][kind.index()];
+                    *slot = slot.saturating_add(1);
+                }
+                Some(sq) => {
+                    if self.setup.board[sq.index()].is_some() {
+                        return Err(bad(format!(
+                            "{item:?}: square {} is already taken",
+                            &item[..2]
+                        )));
+                    }
+                    self.setup.board[sq.index()] = Some(Piece::new(color, kind));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `PI` and its optional removals (`PI82HI22KA`: the handicap pieces taken off).
+    fn initial(&mut self, body: &str) -> Result<(), CsaErrorKind> {
+        let bad = |s: String| CsaErrorKind::BadPlacement(s);
+        self.setup = Setup::from_sfen(STARTPOS_SFEN).expect("start position");
+        self.rows = [usize::MAX; 9];
+        if !body.is_ascii() || !body.len().is_multiple_of(4) {
+            return Err(bad(format!(
+                "PI{body}: removals are 4 characters each (82HI)"
+            )));
+        }
+        for i in (0..body.len()).step_by(4) {
+            let item = &body[i..i + 4];
+            let sq = parse_square(&item[..2]).flatten();
+            let kind = kind_from_code(&item[2..]);
+            match (sq, kind) {
+                (Some(sq), Some(kind))
+                    if self.setup.board[sq.index()].map(|p| p.kind) == Some(kind) =>
+                {
+                    self.setup.board[sq.index()] = None;
+                }
+                _ => return Err(bad(format!("PI: no {item:?} to remove"))),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_move(s: &str, pos: &Position) -> Result<Move, CsaErrorKind> {
+    let bad = || CsaErrorKind::BadMove(s.to_string());
+    if s.len() != 7 || !s.is_ascii() {
+        return Err(bad());
+    }
+    let color = if s.starts_with('+') {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let from = parse_square(&s[1..3]).ok_or_else(bad)?;
+    let to = parse_square(&s[3..5]).ok_or_else(bad)?.ok_or_else(bad)?;
+    let kind = kind_from_code(&s[5..7]).ok_or_else(bad)?;
+    let illegal = |reason: String| CsaErrorKind::IllegalMove {
+        text: s.to_string(),
+        reason,
+    };
+    if color != pos.side_to_move() {
+        return Err(illegal(format!(
+            "it is {}'s turn",
+            if pos.side_to_move() == Color::Black {
+                "Black (+)"
+            } else {
+                "White (-)"
+            }
+        )));
+    }
+    let m = match from {
+        None => {
+            if !PieceKind::HAND.contains(&kind) {
+                return Err(illegal(format!("{} cannot be dropped", &s[5..7])));
+            }
+            Move::drop(kind, to)
+        }
+        Some(from) => {
+            let Some(piece) = pos.piece_at(from).filter(|p| p.color == color) else {
+                return Err(illegal(format!("no piece of the mover on {}", &s[1..3])));
+            };
+            let promote = if piece.kind == kind {
+                false
+            } else if piece.kind.can_promote() && piece.kind.promote() == kind {
+                true
+            } else {
+                return Err(illegal(format!(
+                    "the piece on {} is {}, not {}",
+                    &s[1..3],
+                    piece_code(piece.kind),
+                    &s[5..7]
+                )));
+            };
+            Move::normal(from, to, promote)
+        }
+    };
+    if !pos.legal_moves().contains(m) {
+        return Err(illegal(format!("{m} is not legal in {}", pos.to_sfen())));
+    }
+    Ok(m)
+}
+
+/// Parses a CSA record (decoded text; see [`crate::kif::decode`]). Only the first game of a
+/// multi-game file (games separated by `/`) is read.
+pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let err = |line: usize, kind: CsaErrorKind| CsaError { line, kind };
+    let mut b = Builder {
+        setup: Setup::empty(),
+        rows: [0; 9],
+        rest_to: None,
+    };
+    let mut headers = Vec::new();
+    let mut pos: Option<Position> = None;
+    let mut moves = Vec::new();
+    let mut last_line = 0;
+    let mut seen = false;
+
+    'lines: for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        last_line = n;
+        let line = raw.trim_end_matches('\r');
+        if line.starts_with('\'') {
+            continue; // a comment: commas in it are not separators
+        }
+        for stmt in line.split(',') {
+            // Board rows keep their blanks; other statements are trimmed.
+            let is_row =
+                stmt.len() >= 2 && stmt.starts_with('P') && stmt.as_bytes()[1].is_ascii_digit();
+            let stmt = if is_row { stmt.trim_end() } else { stmt.trim() };
+            if stmt.is_empty() {
+                continue;
+            }
+            seen = true;
+            let first = stmt.chars().next().expect("non-empty");
+            match first {
+                'V' => headers.push(("V".to_string(), stmt[1..].to_string())),
+                'N' if stmt.starts_with("N+") || stmt.starts_with("N-") => {
+                    headers.push((stmt[..2].to_string(), stmt[2..].to_string()))
+                }
+                '$' => {
+                    let (k, v) = stmt[1..].split_once(':').unwrap_or((&stmt[1..], ""));
+                    headers.push((k.to_string(), v.to_string()));
+                }
+                'T' if pos.is_some() => {}
+                '%' if pos.is_some() => break 'lines,
+                '/' => break 'lines,
+                'P' if pos.is_none() => {
+                    let rest = &stmt[1..];
+                    let r = if let Some(body) = rest.strip_prefix('I') {
+                        b.initial(body)
+                    } else if let Some(body) = rest.strip_prefix('+') {
+                        b.place(Color::Black, body)
+                    } else if let Some(body) = rest.strip_prefix('-') {
+                        b.place(Color::White, body)
+                    } else if let Some(d) = rest.chars().next().and_then(|c| c.to_digit(10)) {
+                        if (1..=9).contains(&d) {
+                            b.row(d as usize, &rest[1..], n)
+                        } else {
+                            Err(CsaErrorKind::BadBoardRow(format!("no rank P{d}")))
+                        }
+                    } else {
+                        Err(CsaErrorKind::UnknownLine(stmt.to_string()))
+                    };
+                    r.map_err(|k| err(n, k))?;
+                }
+                '+' | '-' if stmt.len() == 1 && pos.is_none() => {
+                    let missing: Vec<usize> = (1..=9).filter(|&r| b.rows[r - 1] == 0).collect();
+                    if !missing.is_empty() && missing.len() < 9 {
+                        return Err(err(n, CsaErrorKind::TruncatedBoard { missing }));
+                    }
+                    b.setup.side_to_move = if first == '+' {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    if let Some(color) = b.rest_to {
+                        b.setup.fill_hand(color);
+                    }
+                    let p = Position::from_setup(&b.setup).map_err(|e| {
+                        let line = match &e {
+                            PositionError::DeadPiece { square, .. }
+                                if b.rows[square.rank() as usize] != usize::MAX
+                                    && b.rows[square.rank() as usize] != 0 =>
+                            {
+                                b.rows[square.rank() as usize]
+                            }
+                            _ => n,
+                        };
+                        err(line, CsaErrorKind::IllegalPosition(e))
+                    })?;
+                    pos = Some(p);
+                }
+                '+' | '-' if pos.is_some() => {
+                    let p = pos.as_mut().expect("checked");
+                    let m = parse_move(stmt, p).map_err(|k| err(n, k))?;
+                    moves.push(m);
+                    p.do_move(m);
+                }
+                '+' | '-' => {
+                    return Err(err(
+                        n,
+                        CsaErrorKind::BadMove(format!(
+                            "{stmt} (a move before the side-to-move line)"
+                        )),
+                    ))
+                }
+                _ => return Err(err(n, CsaErrorKind::UnknownLine(stmt.to_string()))),
+            }
+        }
+    }
+    let Some(mut start) = pos else {
+        let kind = if seen {
+            CsaErrorKind::MissingSide
+        } else {
+            CsaErrorKind::Empty
+        };
+        return Err(err(last_line.max(1), kind));
+    };
+    for _ in 0..moves.len() {
+        start.undo_move();
+    }
+    Ok(CsaRecord {
+        setup: start.to_setup(),
+        moves,
+        headers,
+    })
+}
+
+/// Reads only the starting position of a CSA record.
+pub fn parse_setup(text: &str) -> Result<Setup, CsaError> {
+    parse(text).map(|r| r.setup)
+}
+
+/// The position part of a record: `P1`…`P9`, `P+`/`P-` hand lines, and the side to move.
+pub fn write_position(setup: &Setup) -> String {
+    let mut out = String::new();
+    for rank in 0..9u8 {
+        out += &format!("P{}", rank + 1);
+        for file in (0..9u8).rev() {
+            match setup.piece_at(Square::new(file, rank)) {
+                None => out += " * ",
+                Some(p) => {
+                    out.push(if p.color == Color::Black { '+' } else { '-' });
+                    out += piece_code(p.kind);
+                }
+            }
+        }
+        out.push('\n');
+    }
+    for color in Color::ALL {
+        let mut line = String::new();
+        for kind in PieceKind::HAND_SFEN_ORDER {
+            for _ in 0..setup.hands[color.index()][kind.index()] {
+                line += "00";
+                line += piece_code(kind);
+            }
+        }
+        if !line.is_empty() {
+            out += if color == Color::Black { "P+" } else { "P-" };
+            out += &line;
+            out.push('\n');
+        }
+    }
+    out += if setup.side_to_move == Color::Black {
+        "+\n"
+    } else {
+        "-\n"
+    };
+    out
+}
+
+/// The CSA text of one move in `pos` (`+2322TO`, `-0055KA`).
+pub fn move_text(pos: &Position, m: Move) -> String {
+    let sign = if pos.side_to_move() == Color::Black {
+        '+'
+    } else {
+        '-'
+    };
+    match m.from() {
+        None => format!(
+            "{sign}00{}{}",
+            square_code(m.to()),
+            piece_code(m.drop_kind().expect("a drop"))
+        ),
+        Some(from) => format!(
+            "{sign}{}{}{}",
+            square_code(from),
+            square_code(m.to()),
+            piece_code(pos.moved_kind_after(m))
+        ),
+    }
+}
+
+/// A complete V2.2 record of `moves` played from `pos`. The moves must be legal in turn.
+pub fn write(pos: &Position, moves: &[Move], ending: Ending) -> String {
+    let mut out = String::from("V2.2\n");
+    out += &format!(
+        "'tsume {}\n",
+        option_env!("CARGO_PKG_VERSION").unwrap_or("")
+    );
+    out += &write_position(&pos.to_setup());
+    let mut p = pos.clone();
+    for &m in moves {
+        out += &move_text(&p, m);
+        out.push('\n');
+        p.do_move(m);
+    }
+    match ending {
+        Ending::None => {}
+        Ending::Mate => out += "%TSUMI\n",
+        Ending::NoMate => out += "%FUZUMI\n",
+        Ending::Interrupt => out += "%CHUDAN\n",
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TSUME: &str = "\
+V2.2
+'three-move problem, commas, in a comment
+P1 *  *  *  *  *  * +GI *  * 
+P2 *  *  *  *  *  *  *  * -OU
+P3 *  *  *  *  *  *  * +FU * 
+P4 *  *  *  *  *  *  *  * -KE
+P5 *  *  *  *  *  *  *  *  * 
+P6 *  *  *  *  *  *  *  *  * 
+P7 *  *  *  *  *  *  *  *  * 
+P8 *  *  *  *  *  *  *  *  * 
+P9 *  *  *  *  *  *  *  *  *
+P+00HI
+P-00AL
++
++2322TO,T3
+-1213OU
++0023HI
+%TSUMI
+";
+
+    #[test]
+    fn reads_a_tsume_record() {
+        let r = parse(TSUME).unwrap();
+        assert_eq!(
+            r.setup.to_string(),
+            "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1"
+        );
+        let usi: Vec<String> = r.moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(usi, ["2c2b+", "1b1c", "R*2c"]);
+        let pos = Position::from_setup(&r.setup).unwrap();
+        let text = write(&pos, &r.moves, Ending::Mate);
+        let again = parse(&text).unwrap();
+        assert_eq!((again.setup, again.moves), (r.setup, r.moves));
+    }
+
+    #[test]
+    fn initial_position_with_removals() {
+        let r = parse("PI82HI22KA\n-\n").unwrap();
+        assert_eq!(
+            r.setup.to_string(),
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+        );
+        let r = parse("P-51OU\nP+00KI\n+\n").unwrap();
+        assert_eq!(r.setup.to_string(), "4k4/9/9/9/9/9/9/9/9 b G 1");
+    }
+
+    #[test]
+    fn errors_carry_line_numbers() {
+        let lines: Vec<&str> = TSUME.lines().collect();
+        let cut = lines[..7].join("\n");
+        let e = parse(&cut).unwrap_err();
+        assert_eq!((e.line, e.kind), (7, CsaErrorKind::MissingSide));
+        let cut = format!("{}\n+\n", lines[..7].join("\n"));
+        let e = parse(&cut).unwrap_err();
+        assert_eq!(e.line, 8);
+        assert_eq!(
+            e.kind,
+            CsaErrorKind::TruncatedBoard {
+                missing: vec![6, 7, 8, 9]
+            }
+        );
+        let bad = TSUME.replace(
+            "P4 *  *  *  *  *  *  *  * -KE",
+            "P4 *  *  *  *  *  *  *  * -XX",
+        );
+        let e = parse(&bad).unwrap_err();
+        assert_eq!(e.line, 6);
+        assert!(matches!(e.kind, CsaErrorKind::BadBoardRow(_)), "{e}");
+        let bad = TSUME.replace(
+            "P1 *  *  *  *  *  * +GI *  * ",
+            "P1 *  *  *  *  *  * +KE *  * ",
+        );
+        let e = parse(&bad).unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        assert!(matches!(e.kind, CsaErrorKind::IllegalPosition(_)));
+        let bad = TSUME.replace("+0023HI", "+0023KA");
+        let e = parse(&bad).unwrap_err();
+        assert_eq!(e.line, 17);
+        assert!(matches!(e.kind, CsaErrorKind::IllegalMove { .. }), "{e}");
+        assert_eq!(parse("'x\n").unwrap_err().kind, CsaErrorKind::Empty);
+    }
+}

@@ -1,0 +1,820 @@
+//! `tsume render`: a tsume diagram (詰将棋図) as a self-contained SVG.
+//!
+//! The drawing is a pure function of the position ([`render_svg`]); the rest of this module
+//! reads the command's input (an SFEN with an optional `moves …` suffix, or a pack in JSON
+//! Lines) and writes the files.
+//!
+//! Conventions of the diagram:
+//! - The attacker (the side to move in the problem) sits at the bottom and its pieces are
+//!   upright; the defender's pieces are drawn upside down. When White (gote) attacks, the
+//!   board is seen from White's side, so the file numbers run 1…9 across the top and the
+//!   ranks 九…一 down the right.
+//! - Kings: the defender's king is 玉 and the attacker's (in 双玉 problems) is 王.
+//! - Promoted pieces use the one-character forms of problem books: と 杏 圭 全 馬 龍.
+//! - The attacker's hand is written vertically to the right of the board, the defender's
+//!   to its left (`持駒 なし` when empty); counts are kanji numerals (`歩十八`).
+//! - Text uses a font stack of common CJK fonts ending in the generic `serif`: no external
+//!   font or network is needed to view the file, and a `viewBox` lets it scale to any size.
+
+use std::fmt::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use tsume_solver::{notation, Color, Hand, Move, PieceKind, Position, Square};
+
+/// The font stack for all text.
+const FONT_FAMILY: &str = "'Noto Sans CJK JP','Hiragino Mincho ProN','Yu Mincho',serif";
+
+// Geometry, in viewBox units.
+const CELL_W: f64 = 40.0;
+const CELL_H: f64 = 44.0;
+const MARGIN: f64 = 8.0;
+const HAND_W: f64 = 36.0;
+const HAND_GAP: f64 = 12.0;
+const TOP_LABELS: f64 = 26.0;
+const RANK_LABELS: f64 = 28.0;
+const BOARD_X: f64 = MARGIN + HAND_W + HAND_GAP;
+const BOARD_Y: f64 = MARGIN + TOP_LABELS;
+const BOARD_W: f64 = 9.0 * CELL_W;
+const BOARD_H: f64 = 9.0 * CELL_H;
+/// Width of the whole drawing.
+pub const WIDTH: f64 = BOARD_X + BOARD_W + RANK_LABELS + HAND_W + MARGIN;
+/// Height of the whole drawing.
+pub const HEIGHT: f64 = BOARD_Y + BOARD_H + MARGIN + 4.0;
+
+const PIECE_FONT: f64 = 30.0;
+const LABEL_FONT: f64 = 16.0;
+const HAND_STEP: f64 = 26.0;
+
+/// What to draw besides the position itself.
+#[derive(Clone, Debug, Default)]
+pub struct RenderOptions {
+    /// The move that led to the position: its destination square is highlighted.
+    pub last_move: Option<Move>,
+    /// The attacking side (upright, at the bottom). `None`: the side to move. Set it when
+    /// drawing a position in the middle of a solution, where the defender is to move.
+    pub attacker: Option<Color>,
+    /// Text of the SVG `<title>` (not drawn), e.g. the problem's id.
+    pub title: Option<String>,
+}
+
+/// The character drawn for a piece. `attacker` tells which side's king is 王.
+pub fn piece_char(kind: PieceKind, is_attacker: bool) -> &'static str {
+    match kind {
+        PieceKind::King if is_attacker => "王",
+        PieceKind::King => "玉",
+        PieceKind::ProPawn => "と",
+        PieceKind::ProLance => "杏",
+        PieceKind::ProKnight => "圭",
+        PieceKind::ProSilver => "全",
+        PieceKind::Horse => "馬",
+        PieceKind::Dragon => "龍",
+        k => k.japanese(),
+    }
+}
+
+/// A count in kanji numerals (1 → "", 2 → 二, 10 → 十, 18 → 十八).
+fn kanji_count(n: u32) -> String {
+    const DIGITS: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
+    match n {
+        0 | 1 => String::new(),
+        2..=9 => DIGITS[n as usize].to_string(),
+        10..=99 => {
+            let tens = if n >= 20 {
+                DIGITS[(n / 10) as usize]
+            } else {
+                ""
+            };
+            format!("{tens}十{}", DIGITS[(n % 10) as usize])
+        }
+        _ => n.to_string(),
+    }
+}
+
+/// The hand as written in the diagram: `持駒 飛 金二 歩十八` or `持駒 なし`, preceded by the
+/// side's mark (▲ Black, △ White).
+pub fn hand_text(color: Color, hand: Hand) -> String {
+    let mut parts = Vec::new();
+    for kind in PieceKind::HAND_SFEN_ORDER {
+        let n = hand.count(kind);
+        if n > 0 {
+            parts.push(format!("{}{}", kind.japanese(), kanji_count(n)));
+        }
+    }
+    let pieces = if parts.is_empty() {
+        "なし".to_string()
+    } else {
+        parts.concat()
+    };
+    format!("{}持駒 {pieces}", notation::side_mark(color))
+}
+
+/// Escapes text for XML content and attribute values.
+fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Board column (0 = left) and row (0 = top) of a square, for the given bottom side.
+fn cell_of(sq: Square, bottom: Color) -> (u8, u8) {
+    match bottom {
+        Color::Black => (8 - sq.file(), sq.rank()),
+        Color::White => (sq.file(), 8 - sq.rank()),
+    }
+}
+
+/// The square shown at a column and row.
+fn square_at(col: u8, row: u8, bottom: Color) -> Square {
+    match bottom {
+        Color::Black => Square::new(8 - col, row),
+        Color::White => Square::new(col, 8 - row),
+    }
+}
+
+fn num(x: f64) -> String {
+    let s = format!("{x:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// One hand, written vertically from the top of the board, one `<text>` per character so
+/// that every viewer lays it out the same way.
+fn write_hand(svg: &mut String, class: &str, text: &str, centre_x: f64) {
+    let chars: Vec<char> = text.chars().collect();
+    // A space is half a step.
+    let units: f64 = chars
+        .iter()
+        .map(|&c| if c == ' ' { 0.5 } else { 1.0 })
+        .sum();
+    let step = HAND_STEP.min(BOARD_H / units.max(1.0));
+    let font = (step * 0.85).min(22.0);
+    let _ = write!(
+        svg,
+        r#"<g class="hand {class}" aria-label="{}" font-size="{}" text-anchor="middle" dominant-baseline="central">"#,
+        xml_escape(text),
+        num(font)
+    );
+    let mut y = BOARD_Y;
+    for c in chars {
+        if c == ' ' {
+            y += step * 0.5;
+            continue;
+        }
+        let _ = write!(
+            svg,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            num(centre_x),
+            num(y + step / 2.0),
+            xml_escape(&c.to_string())
+        );
+        y += step;
+    }
+    svg.push_str("</g>\n");
+}
+
+/// The diagram of `pos` as a standalone SVG document.
+pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
+    let attacker = opts.attacker.unwrap_or(pos.side_to_move());
+    let defender = !attacker;
+    let mut svg = String::with_capacity(16 * 1024);
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="{FONT_FAMILY}">"#,
+        w = num(WIDTH),
+        h = num(HEIGHT),
+    );
+    let title = match &opts.title {
+        Some(t) => format!("{t}: {}", pos.to_sfen()),
+        None => pos.to_sfen(),
+    };
+    let _ = writeln!(svg, "<title>{}</title>", xml_escape(&title));
+    let _ = writeln!(
+        svg,
+        r##"<rect class="background" x="0" y="0" width="{}" height="{}" fill="#ffffff"/>"##,
+        num(WIDTH),
+        num(HEIGHT)
+    );
+
+    // Last-move highlight, under the grid and the pieces.
+    if let Some(m) = opts.last_move {
+        let (col, row) = cell_of(m.to(), attacker);
+        let _ = writeln!(
+            svg,
+            r##"<rect class="last-move" data-square="{}" x="{}" y="{}" width="{}" height="{}" fill="#ffd978"/>"##,
+            m.to(),
+            num(BOARD_X + col as f64 * CELL_W),
+            num(BOARD_Y + row as f64 * CELL_H),
+            num(CELL_W),
+            num(CELL_H)
+        );
+    }
+
+    // Grid: 10 lines each way; the outer frame thicker.
+    svg.push_str(r##"<g class="grid" stroke="#000000" stroke-width="1" fill="none">"##);
+    for i in 1..9 {
+        let x = BOARD_X + i as f64 * CELL_W;
+        let y = BOARD_Y + i as f64 * CELL_H;
+        let _ = write!(
+            svg,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+            num(x),
+            num(BOARD_Y),
+            num(x),
+            num(BOARD_Y + BOARD_H)
+        );
+        let _ = write!(
+            svg,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+            num(BOARD_X),
+            num(y),
+            num(BOARD_X + BOARD_W),
+            num(y)
+        );
+    }
+    for (x1, y1, x2, y2) in [
+        (BOARD_X, BOARD_Y, BOARD_X + BOARD_W, BOARD_Y),
+        (
+            BOARD_X,
+            BOARD_Y + BOARD_H,
+            BOARD_X + BOARD_W,
+            BOARD_Y + BOARD_H,
+        ),
+        (BOARD_X, BOARD_Y, BOARD_X, BOARD_Y + BOARD_H),
+        (
+            BOARD_X + BOARD_W,
+            BOARD_Y,
+            BOARD_X + BOARD_W,
+            BOARD_Y + BOARD_H,
+        ),
+    ] {
+        let _ = write!(
+            svg,
+            r#"<line class="frame" stroke-width="2.5" stroke-linecap="square" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+            num(x1),
+            num(y1),
+            num(x2),
+            num(y2)
+        );
+    }
+    svg.push_str("</g>\n");
+    // The four star points (hoshi).
+    svg.push_str(r##"<g class="stars" fill="#000000">"##);
+    for (i, j) in [(3, 3), (6, 3), (3, 6), (6, 6)] {
+        let _ = write!(
+            svg,
+            r#"<circle cx="{}" cy="{}" r="2.5"/>"#,
+            num(BOARD_X + i as f64 * CELL_W),
+            num(BOARD_Y + j as f64 * CELL_H)
+        );
+    }
+    svg.push_str("</g>\n");
+
+    // Coordinates: file numbers across the top, rank kanji down the right.
+    let _ = write!(
+        svg,
+        r##"<g class="coordinates" font-size="{}" fill="#000000" text-anchor="middle" dominant-baseline="central">"##,
+        num(LABEL_FONT)
+    );
+    for col in 0..9u8 {
+        let name = notation::japanese_square(square_at(col, 0, attacker));
+        let file: String = name.chars().take(1).collect();
+        let _ = write!(
+            svg,
+            r#"<text class="file" x="{}" y="{}">{}</text>"#,
+            num(BOARD_X + (col as f64 + 0.5) * CELL_W),
+            num(BOARD_Y - TOP_LABELS / 2.0),
+            file
+        );
+    }
+    for row in 0..9u8 {
+        let name = notation::japanese_square(square_at(0, row, attacker));
+        let rank: String = name.chars().skip(1).collect();
+        let _ = write!(
+            svg,
+            r#"<text class="rank" x="{}" y="{}">{}</text>"#,
+            num(BOARD_X + BOARD_W + RANK_LABELS / 2.0),
+            num(BOARD_Y + (row as f64 + 0.5) * CELL_H),
+            rank
+        );
+    }
+    svg.push_str("</g>\n");
+
+    // Pieces.
+    let _ = write!(
+        svg,
+        r##"<g class="pieces" font-size="{}" fill="#000000" text-anchor="middle" dominant-baseline="central">"##,
+        num(PIECE_FONT)
+    );
+    for row in 0..9u8 {
+        for col in 0..9u8 {
+            let sq = square_at(col, row, attacker);
+            let Some(p) = pos.piece_at(sq) else { continue };
+            let cx = BOARD_X + (col as f64 + 0.5) * CELL_W;
+            let cy = BOARD_Y + (row as f64 + 0.5) * CELL_H;
+            let is_attacker = p.color == attacker;
+            let ch = piece_char(p.kind, is_attacker);
+            if is_attacker {
+                let _ = write!(
+                    svg,
+                    r#"<text class="piece attacker" data-square="{sq}" x="{}" y="{}">{ch}</text>"#,
+                    num(cx),
+                    num(cy)
+                );
+            } else {
+                let _ = write!(
+                    svg,
+                    r#"<text class="piece defender" data-square="{sq}" x="{x}" y="{y}" transform="rotate(180 {x} {y})">{ch}</text>"#,
+                    x = num(cx),
+                    y = num(cy)
+                );
+            }
+        }
+        svg.push('\n');
+    }
+    svg.push_str("</g>\n");
+
+    // Hands: the attacker's to the right, the defender's to the left.
+    write_hand(
+        &mut svg,
+        "attacker",
+        &hand_text(attacker, pos.hand(attacker)),
+        BOARD_X + BOARD_W + RANK_LABELS + HAND_W / 2.0,
+    );
+    write_hand(
+        &mut svg,
+        "defender",
+        &hand_text(defender, pos.hand(defender)),
+        MARGIN + HAND_W / 2.0,
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+// ----- the command -----
+
+/// Why `tsume render` failed: bad input or an output that cannot be written.
+#[derive(Debug)]
+pub struct RenderError(String);
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+fn err(msg: impl Into<String>) -> RenderError {
+    RenderError(msg.into())
+}
+
+/// A problem to draw: its position and the moves that may follow.
+struct Problem {
+    pos: Position,
+    moves: Vec<String>,
+}
+
+/// Splits `<sfen> moves m1 m2 …` into the position and the moves.
+fn parse_sfen_with_moves(text: &str) -> Result<Problem, RenderError> {
+    let text = text.trim();
+    let (sfen, moves) = match text.split_once(" moves") {
+        Some((s, rest)) if rest.is_empty() || rest.starts_with(char::is_whitespace) => (
+            s,
+            rest.split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>(),
+        ),
+        _ => (text, Vec::new()),
+    };
+    let pos = Position::from_sfen(sfen).map_err(|e| err(e.to_string()))?;
+    Ok(Problem { pos, moves })
+}
+
+/// The position after `ply` of the problem's moves, with the options to draw it.
+fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOptions), String> {
+    let mut pos = problem.pos.clone();
+    let attacker = pos.side_to_move();
+    if ply > problem.moves.len() {
+        return Err(format!(
+            "--move {ply}: the solution has only {} move{}",
+            problem.moves.len(),
+            if problem.moves.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let mut last = None;
+    for (i, usi) in problem.moves[..ply].iter().enumerate() {
+        let m = pos
+            .parse_move(usi)
+            .map_err(|e| format!("move {} ({usi}): {e}", i + 1))?;
+        pos.do_move(m);
+        last = Some(m);
+    }
+    Ok((
+        pos,
+        RenderOptions {
+            last_move: last,
+            attacker: Some(attacker),
+            title: None,
+        },
+    ))
+}
+
+/// Whether `id` is safe as a file name: letters, digits, `-`, `_`, `.`, not starting with
+/// a dot.
+fn safe_file_stem(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 200
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), RenderError> {
+    std::fs::write(path, text).map_err(|e| err(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Whether the input argument names a pack file rather than an SFEN.
+fn is_pack_path(input: &str) -> bool {
+    input.ends_with(".jsonl") || Path::new(input).is_file()
+}
+
+/// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
+pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
+    let ply = ply.unwrap_or(0);
+    if is_pack_path(input) {
+        return render_pack(Path::new(input), out, ply);
+    }
+    let problem = parse_sfen_with_moves(input)?;
+    let (pos, opts) = position_after(&problem, ply).map_err(err)?;
+    let svg = render_svg(&pos, &opts);
+    if out == Path::new("-") {
+        print!("{svg}");
+        return Ok(Vec::new());
+    }
+    if out.is_dir() {
+        return Err(err(format!(
+            "--out {} is a directory; give a file name such as diagram.svg",
+            out.display()
+        )));
+    }
+    write_file(out, &svg)?;
+    Ok(vec![out.to_path_buf()])
+}
+
+fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, RenderError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| err(format!("cannot read pack {}: {e}", path.display())))?;
+    let mut jobs = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |msg: String| err(format!("{}:{line_no}: {msg}", path.display()));
+        let obj: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
+        let id = match obj.get("id") {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(serde_json::Value::Number(n)) => n.to_string(),
+            _ => return Err(at("missing \"id\" (a string)".into())),
+        };
+        if !safe_file_stem(&id) {
+            return Err(at(format!(
+                "id {id:?} cannot be a file name (use letters, digits, '-', '_' and '.')"
+            )));
+        }
+        if !seen.insert(id.clone()) {
+            return Err(at(format!("duplicate id {id:?}")));
+        }
+        let sfen = obj
+            .get("sfen")
+            .and_then(|v| v.as_str())
+            .ok_or_else(|| at(format!("{id}: missing \"sfen\" (a string)")))?;
+        let pos = Position::from_sfen(sfen).map_err(|e| at(format!("{id}: {e}")))?;
+        let moves = match obj.get("solution") {
+            None | Some(serde_json::Value::Null) => Vec::new(),
+            Some(serde_json::Value::Array(a)) => a
+                .iter()
+                .map(|m| m.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| at(format!("{id}: \"solution\" must be a list of USI moves")))?,
+            Some(_) => {
+                return Err(at(format!(
+                    "{id}: \"solution\" must be a list of USI moves"
+                )))
+            }
+        };
+        let problem = Problem { pos, moves };
+        let (pos, mut opts) =
+            position_after(&problem, ply).map_err(|e| at(format!("{id}: {e}")))?;
+        opts.title = Some(id.clone());
+        jobs.push((id, render_svg(&pos, &opts)));
+    }
+    if jobs.is_empty() {
+        return Err(err(format!("pack {} has no problems", path.display())));
+    }
+    if dir.exists() && !dir.is_dir() {
+        return Err(err(format!(
+            "--out {} must be a directory for a pack",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| err(format!("cannot create {}: {e}", dir.display())))?;
+    let mut written = Vec::new();
+    for (id, svg) in jobs {
+        let file = dir.join(format!("{id}.svg"));
+        write_file(&file, &svg)?;
+        written.push(file);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MATE3: &str = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+
+    /// Parses an SVG (leaked: tests only) so that the document can outlive temporaries.
+    fn parse(svg: &str) -> roxmltree::Document<'static> {
+        let svg: &'static str = Box::leak(svg.to_string().into_boxed_str());
+        roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not well-formed: {e}\n{svg}"))
+    }
+
+    fn with_class<'a, 'i>(
+        doc: &'a roxmltree::Document<'i>,
+        class: &'a str,
+    ) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> + 'a {
+        doc.descendants().filter(move |n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split_whitespace().any(|w| w == class))
+        })
+    }
+
+    fn group_text(doc: &roxmltree::Document<'_>, class: &str) -> String {
+        let g = with_class(doc, class)
+            .find(|n| n.has_tag_name("g"))
+            .unwrap_or_else(|| panic!("no group {class}"));
+        g.descendants()
+            .filter(|n| n.is_text())
+            .filter_map(|n| n.text())
+            .collect()
+    }
+
+    fn svg_of(sfen: &str) -> String {
+        render_svg(
+            &Position::from_sfen(sfen).unwrap(),
+            &RenderOptions::default(),
+        )
+    }
+
+    #[test]
+    fn well_formed_and_scalable() {
+        let svg = svg_of(MATE3);
+        let doc = parse(&svg);
+        let root = doc.root_element();
+        assert!(root.has_tag_name(("http://www.w3.org/2000/svg", "svg")));
+        assert_eq!(
+            root.attribute("viewBox"),
+            Some(format!("0 0 {} {}", num(WIDTH), num(HEIGHT)).as_str())
+        );
+        assert!(root.attribute("font-family").unwrap().ends_with("serif"));
+        // Nothing external: no links, images, styles or font files.
+        assert!(!svg.contains("href") && !svg.contains("@import") && !svg.contains("url("));
+    }
+
+    #[test]
+    fn grid_has_ten_lines_each_way() {
+        let doc = parse(&svg_of(MATE3));
+        let grid = with_class(&doc, "grid").next().unwrap();
+        let lines: Vec<_> = grid.children().filter(|n| n.has_tag_name("line")).collect();
+        let coord = |n: &roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+        let mut xs: Vec<f64> = lines
+            .iter()
+            .filter(|l| coord(l, "x1") == coord(l, "x2"))
+            .map(|l| coord(l, "x1"))
+            .collect();
+        let mut ys: Vec<f64> = lines
+            .iter()
+            .filter(|l| coord(l, "y1") == coord(l, "y2"))
+            .map(|l| coord(l, "y1"))
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        ys.sort_by(f64::total_cmp);
+        assert_eq!(xs.len(), 10);
+        assert_eq!(ys.len(), 10);
+        for i in 0..10 {
+            assert!((xs[i] - (BOARD_X + i as f64 * CELL_W)).abs() < 1e-9);
+            assert!((ys[i] - (BOARD_Y + i as f64 * CELL_H)).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn coordinates_for_black_and_white_attackers() {
+        let doc = parse(&svg_of(MATE3));
+        let files: String = with_class(&doc, "file").filter_map(|n| n.text()).collect();
+        let ranks: String = with_class(&doc, "rank").filter_map(|n| n.text()).collect();
+        assert_eq!(files, "９８７６５４３２１");
+        assert_eq!(ranks, "一二三四五六七八九");
+        // White attacks: the board is seen from White's side.
+        let doc = parse(&svg_of("9/9/9/9/9/9/9/7K1/9 w G 1"));
+        let files: String = with_class(&doc, "file").filter_map(|n| n.text()).collect();
+        let ranks: String = with_class(&doc, "rank").filter_map(|n| n.text()).collect();
+        assert_eq!(files, "１２３４５６７８９");
+        assert_eq!(ranks, "九八七六五四三二一");
+    }
+
+    #[test]
+    fn every_piece_kind_has_its_kanji_and_the_defender_is_rotated() {
+        // Black attacks; every kind of both colours on the board.
+        let sfen = "lnsgk4/+p+l+n+s+b+r3/p8/9/9/4P4/+P+L+N+S5/1B5R1/LNSGK4 b - 1";
+        let pos = Position::from_sfen(sfen).unwrap();
+        let svg = render_svg(&pos, &RenderOptions::default());
+        let doc = parse(&svg);
+        let mut count = 0;
+        for n in with_class(&doc, "piece") {
+            count += 1;
+            let sq: Square = n.attribute("data-square").unwrap().parse().unwrap();
+            let p = pos.piece_at(sq).expect("a piece there");
+            let attacker = p.color == Color::Black;
+            let want = match (p.kind, attacker) {
+                (PieceKind::King, true) => "王",
+                (PieceKind::King, false) => "玉",
+                (PieceKind::Pawn, _) => "歩",
+                (PieceKind::Lance, _) => "香",
+                (PieceKind::Knight, _) => "桂",
+                (PieceKind::Silver, _) => "銀",
+                (PieceKind::Gold, _) => "金",
+                (PieceKind::Bishop, _) => "角",
+                (PieceKind::Rook, _) => "飛",
+                (PieceKind::ProPawn, _) => "と",
+                (PieceKind::ProLance, _) => "杏",
+                (PieceKind::ProKnight, _) => "圭",
+                (PieceKind::ProSilver, _) => "全",
+                (PieceKind::Horse, _) => "馬",
+                (PieceKind::Dragon, _) => "龍",
+            };
+            assert_eq!(n.text(), Some(want), "{sq}");
+            let classes = n.attribute("class").unwrap();
+            let x = n.attribute("x").unwrap();
+            let y = n.attribute("y").unwrap();
+            if attacker {
+                assert!(classes.contains("attacker"));
+                assert_eq!(n.attribute("transform"), None);
+            } else {
+                assert!(classes.contains("defender"));
+                assert_eq!(
+                    n.attribute("transform"),
+                    Some(format!("rotate(180 {x} {y})").as_str())
+                );
+            }
+            // The text sits at the centre of its cell.
+            let (col, row) = cell_of(sq, Color::Black);
+            assert_eq!(x, num(BOARD_X + (col as f64 + 0.5) * CELL_W));
+            assert_eq!(y, num(BOARD_Y + (row as f64 + 0.5) * CELL_H));
+        }
+        assert_eq!(
+            count,
+            Square::all().filter(|&s| pos.piece_at(s).is_some()).count()
+        );
+    }
+
+    #[test]
+    fn white_attacker_is_upright_at_the_bottom() {
+        let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w - 1").unwrap();
+        let doc = parse(&render_svg(&pos, &RenderOptions::default()));
+        let pieces: Vec<_> = with_class(&doc, "piece").collect();
+        assert_eq!(pieces.len(), 2);
+        for n in pieces {
+            let sq: Square = n.attribute("data-square").unwrap().parse().unwrap();
+            let y: f64 = n.attribute("y").unwrap().parse().unwrap();
+            if sq.to_string() == "5a" {
+                // White's king: attacker, upright, at the bottom.
+                assert_eq!(n.text(), Some("王"));
+                assert!(n.attribute("transform").is_none());
+                assert!(y > BOARD_Y + 8.0 * CELL_H);
+            } else {
+                assert_eq!(n.text(), Some("玉"));
+                assert!(n.attribute("transform").is_some());
+                assert!(y < BOARD_Y + CELL_H);
+            }
+        }
+    }
+
+    #[test]
+    fn hands_are_written_beside_the_board() {
+        let doc = parse(&svg_of(MATE3));
+        assert_eq!(group_text(&doc, "attacker"), "▲持駒飛");
+        assert_eq!(
+            group_text(&doc, "defender"),
+            "△持駒飛角二金四銀三桂三香四歩十七"
+        );
+        let hand = with_class(&doc, "attacker")
+            .find(|n| n.has_tag_name("g"))
+            .unwrap();
+        assert_eq!(hand.attribute("aria-label"), Some("▲持駒 飛"));
+        let doc = parse(&svg_of("4k4/9/9/9/9/9/9/9/9 b - 1"));
+        assert_eq!(group_text(&doc, "attacker"), "▲持駒なし");
+        assert_eq!(group_text(&doc, "defender"), "△持駒なし");
+        // A long hand still fits beside the board.
+        let doc = parse(&svg_of("4k4/9/9/9/9/9/9/9/9 b 2R2B4G4S4N4L18P 1"));
+        for n in with_class(&doc, "attacker").flat_map(|g| g.descendants()) {
+            if let Some(y) = n.attribute("y") {
+                assert!(y.parse::<f64>().unwrap() < BOARD_Y + BOARD_H);
+            }
+        }
+        assert_eq!(
+            group_text(&doc, "attacker"),
+            "▲持駒飛二角二金四銀四桂四香四歩十八"
+        );
+    }
+
+    #[test]
+    fn highlight_iff_last_move() {
+        let doc = parse(&svg_of(MATE3));
+        assert_eq!(with_class(&doc, "last-move").count(), 0);
+        let problem = parse_sfen_with_moves(&format!("{MATE3} moves 2c2b+ 1b1c")).unwrap();
+        let (pos, opts) = position_after(&problem, 2).unwrap();
+        assert_eq!(opts.attacker, Some(Color::Black));
+        let doc = parse(&render_svg(&pos, &opts));
+        let marks: Vec<_> = with_class(&doc, "last-move").collect();
+        assert_eq!(marks.len(), 1);
+        assert_eq!(marks[0].attribute("data-square"), Some("1c"));
+        let (col, row) = cell_of("1c".parse().unwrap(), Color::Black);
+        assert_eq!(
+            marks[0].attribute("x"),
+            Some(num(BOARD_X + col as f64 * CELL_W).as_str())
+        );
+        assert_eq!(
+            marks[0].attribute("y"),
+            Some(num(BOARD_Y + row as f64 * CELL_H).as_str())
+        );
+        // The defender is to move after one ply, but the attacker stays at the bottom.
+        let (pos, opts) = position_after(&problem, 1).unwrap();
+        let doc = parse(&render_svg(&pos, &opts));
+        let files: String = with_class(&doc, "file").filter_map(|n| n.text()).collect();
+        assert_eq!(files, "９８７６５４３２１");
+        let tokin = with_class(&doc, "piece")
+            .find(|n| n.attribute("data-square") == Some("2b"))
+            .unwrap();
+        assert_eq!(tokin.text(), Some("と"));
+        assert!(tokin.attribute("transform").is_none());
+    }
+
+    #[test]
+    fn moves_suffix_errors() {
+        let problem = parse_sfen_with_moves(&format!("{MATE3} moves 2c2b+")).unwrap();
+        assert!(position_after(&problem, 2)
+            .unwrap_err()
+            .contains("only 1 move"));
+        let problem = parse_sfen_with_moves(&format!("{MATE3} moves 5e5d")).unwrap();
+        assert!(position_after(&problem, 1)
+            .unwrap_err()
+            .contains("move 1 (5e5d)"));
+        assert!(parse_sfen_with_moves("startpos moves 7g7f").is_ok());
+        assert!(parse_sfen_with_moves("9/9 b - 1").is_err());
+    }
+
+    #[test]
+    fn titles_are_escaped() {
+        let pos = Position::from_sfen(MATE3).unwrap();
+        let svg = render_svg(
+            &pos,
+            &RenderOptions {
+                title: Some("<a&b>".into()),
+                ..RenderOptions::default()
+            },
+        );
+        let doc = parse(&svg);
+        let title = doc.descendants().find(|n| n.has_tag_name("title")).unwrap();
+        assert!(title.text().unwrap().starts_with("<a&b>: "));
+    }
+
+    #[test]
+    fn numerals_and_file_names() {
+        assert_eq!(kanji_count(1), "");
+        assert_eq!(kanji_count(2), "二");
+        assert_eq!(kanji_count(10), "十");
+        assert_eq!(kanji_count(18), "十八");
+        assert!(safe_file_stem("mate3-001_a.b"));
+        for bad in ["", ".hidden", "a/b", "..", "a b", "名前"] {
+            assert!(!safe_file_stem(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,574 @@
+//! `tsume usi`: a USI engine on stdin/stdout for mate search.
+//!
+//! Commands: `usi`, `isready`, `usinewgame`, `setoption name … value …`, `position`,
+//! `go mate <ms>|infinite` (→ `checkmate <moves>|nomate|timeout`), plain `go` (→ `bestmove
+//! <first mating move>` or `bestmove resign`), `stop`, `quit`. Other commands are ignored, as
+//! USI requires. The search runs on its own thread, so `stop` and `quit` are answered while
+//! it runs; a position that cannot be read is reported with `info string` and later `go`
+//! commands answer "no mate" / `resign` instead of searching.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use tsume_solver::dfpn::{self, Outcome, Progress, SolveOptions, SolveReport};
+use tsume_solver::{Move, Position, Setup};
+
+const ENGINE_NAME: &str = concat!("tsume ", env!("CARGO_PKG_VERSION"));
+const ENGINE_AUTHOR: &str = "the tsume developers";
+const DEFAULT_HASH_MB: usize = 256;
+const MAX_HASH_MB: usize = 65536;
+/// Kept back from a `go` time budget (byoyomi, movetime) for answering.
+const ANSWER_MARGIN: Duration = Duration::from_millis(100);
+
+/// Which length convention a search uses (the `Rules` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// Every legal defence counts, useless interpositions included.
+    Raw,
+    /// Problem-book convention: useless interpositions (無駄合) are not counted.
+    Tsume,
+}
+
+impl Rules {
+    fn name(self) -> &'static str {
+        match self {
+            Rules::Raw => "raw",
+            Rules::Tsume => "tsume",
+        }
+    }
+
+    /// Whether a solver for these rules exists; otherwise [`solve`] uses the raw solver.
+    fn has_own_solver(self) -> bool {
+        match self {
+            Rules::Raw => true,
+            Rules::Tsume => false,
+        }
+    }
+}
+
+/// The one place that picks the solver for the rules. The raw df-pn solver is the only one
+/// so far: `Tsume` falls back to it (and says so with `info string` before searching).
+pub fn solve(rules: Rules, pos: &Position, options: &SolveOptions) -> SolveReport {
+    match rules {
+        Rules::Raw | Rules::Tsume => dfpn::solve(pos, options),
+    }
+}
+
+/// Engine output: whole lines, flushed at once, from the reader and the search thread.
+#[derive(Clone)]
+struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    fn line(&self, s: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed stdout (the GUI went away) is not our problem to report.
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+}
+
+struct Options {
+    hash_mb: usize,
+    rules: Rules,
+    fill_defender_hand: bool,
+}
+
+/// What `go` was asked to do.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GoKind {
+    /// `go mate …`: answer `checkmate …`.
+    Mate,
+    /// Plain `go`: answer `bestmove …`.
+    Best,
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+    /// `go infinite`: the answer waits for `stop`.
+    wait_for_stop: bool,
+    id: u64,
+}
+
+struct Engine {
+    out: Out,
+    options: Options,
+    /// The `position` command's arguments, and whether they were readable.
+    position: Option<String>,
+    running: Option<Running>,
+    /// Tells the main loop that the search has answered.
+    done_tx: mpsc::Sender<Event>,
+    searches: u64,
+}
+
+/// What the main loop waits for.
+enum Event {
+    Line(String),
+    /// The end of the input.
+    Eof,
+    /// The search thread with this id has sent its answer.
+    SearchDone(u64),
+}
+
+/// Runs the engine on stdin/stdout until `quit` or the end of input.
+pub fn run() {
+    run_with(
+        Box::new(std::io::BufReader::new(std::io::stdin())),
+        Box::new(std::io::stdout()),
+    );
+}
+
+/// Runs the engine on the given input and output.
+///
+/// A reader thread feeds the lines to this loop, so `stop`, `quit`, `isready` and `usi` are
+/// answered while a search runs. Other commands that arrive during a search (`position`,
+/// `go`, `setoption`, …) wait until it has answered, and then run in order. At the end of
+/// the input the queued commands and the running search are finished (a plain `go
+/// infinite` is stopped), then the engine exits.
+pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
+    let (tx, rx) = mpsc::channel::<Event>();
+    let reader_tx = tx.clone();
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if reader_tx.send(Event::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = reader_tx.send(Event::Eof);
+    });
+    let mut engine = Engine {
+        out: Out(Arc::new(Mutex::new(output))),
+        options: Options {
+            hash_mb: DEFAULT_HASH_MB,
+            rules: Rules::Raw,
+            fill_defender_hand: false,
+        },
+        position: Some("startpos".to_string()),
+        running: None,
+        done_tx: tx,
+        searches: 0,
+    };
+    let mut pending: VecDeque<String> = VecDeque::new();
+    let mut eof = false;
+    loop {
+        while engine.running.is_none() {
+            let Some(line) = pending.pop_front() else {
+                break;
+            };
+            if !engine.command(line.trim()) {
+                engine.stop_search();
+                return;
+            }
+        }
+        if eof {
+            match &engine.running {
+                None => break,
+                Some(r) if r.wait_for_stop => r.stop.store(true, Ordering::Relaxed),
+                Some(_) => {}
+            }
+        }
+        let Ok(event) = rx.recv() else { break };
+        match event {
+            Event::Line(line) => {
+                let cmd = line.split_whitespace().next().unwrap_or("");
+                let immediate = matches!(cmd, "stop" | "quit" | "isready" | "usi");
+                if engine.running.is_some() && !immediate {
+                    pending.push_back(line);
+                } else if !engine.command(line.trim()) {
+                    break;
+                }
+            }
+            Event::Eof => eof = true,
+            Event::SearchDone(id) => engine.finished(id),
+        }
+    }
+    engine.stop_search();
+}
+
+impl Engine {
+    fn info_string(&self, s: &str) {
+        self.out.line(&format!("info string {s}"));
+    }
+
+    /// Handles one command line; `false` on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return true };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "usi" => {
+                self.out.line(&format!("id name {ENGINE_NAME}"));
+                self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+                self.out.line(&format!(
+                    "option name USI_Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+                ));
+                self.out
+                    .line("option name Threads type spin default 1 min 1 max 1024");
+                self.out
+                    .line("option name Rules type combo default raw var raw var tsume");
+                self.out
+                    .line("option name FillDefenderHand type check default false");
+                self.out.line("usiok");
+            }
+            "isready" => self.out.line("readyok"),
+            "setoption" => self.setoption(&rest),
+            "usinewgame" => {}
+            "position" => self.set_position(&rest),
+            "go" => self.go(&rest),
+            "stop" => self.stop_search(),
+            "quit" => return false,
+            // gameover, ponderhit and anything unknown: ignored, as USI requires.
+            _ => {}
+        }
+        true
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        // setoption name <id…> [value <x…>]
+        let text = args.join(" ");
+        let Some(text) = text.strip_prefix("name ") else {
+            self.info_string("setoption: expected `setoption name <id> value <x>`");
+            return;
+        };
+        let (name, value) = match text.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (text.trim(), ""),
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "usi_hash" | "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.options.hash_mb = mb,
+                _ => self.info_string(&format!(
+                    "USI_Hash must be 1..{MAX_HASH_MB} MiB, got {value:?}; keeping {}",
+                    self.options.hash_mb
+                )),
+            },
+            "threads" => self.info_string(&format!(
+                "Threads {value} accepted but ignored: the search is single-threaded"
+            )),
+            "rules" => match value.to_ascii_lowercase().as_str() {
+                "raw" => self.options.rules = Rules::Raw,
+                "tsume" => {
+                    self.options.rules = Rules::Tsume;
+                    self.warn_rules();
+                }
+                _ => self.info_string(&format!(
+                    "Rules must be raw or tsume, got {value:?}; keeping {}",
+                    self.options.rules.name()
+                )),
+            },
+            "filldefenderhand" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.options.fill_defender_hand = true,
+                "false" => self.options.fill_defender_hand = false,
+                _ => self.info_string(&format!(
+                    "FillDefenderHand must be true or false, got {value:?}"
+                )),
+            },
+            // USI_Ponder and other GUI-set options: ignored.
+            _ => {}
+        }
+    }
+
+    fn warn_rules(&self) {
+        if !self.options.rules.has_own_solver() {
+            self.info_string(&format!(
+                "Rules {}: no solver for these rules yet; searching with raw rules \
+                 (lengths count useless interpositions)",
+                self.options.rules.name()
+            ));
+        }
+    }
+
+    fn set_position(&mut self, args: &[&str]) {
+        let text = args.join(" ");
+        match build_position(&text, false) {
+            Ok(_) => self.position = Some(text),
+            Err(e) => {
+                self.info_string(&format!("bad position: {e}"));
+                self.position = None;
+            }
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let (kind, time_limit, wait_for_stop) = parse_go(args);
+        let answer_without_search = |out: &Out, msg: &str| {
+            out.line(&format!("info string {msg}"));
+            out.line(match kind {
+                GoKind::Mate => "checkmate nomate",
+                GoKind::Best => "bestmove resign",
+            });
+        };
+        let Some(text) = &self.position else {
+            answer_without_search(
+                &self.out,
+                "no valid position (see the position error above)",
+            );
+            return;
+        };
+        let pos = match build_position(text, self.options.fill_defender_hand) {
+            Ok(p) => p,
+            Err(e) => {
+                answer_without_search(&self.out, &format!("bad position: {e}"));
+                return;
+            }
+        };
+        if pos.king(!pos.side_to_move()).is_none() {
+            answer_without_search(&self.out, "the side not to move has no king to mate");
+            return;
+        }
+        self.warn_rules();
+
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = self.out.clone();
+        let progress_out = self.out.clone();
+        let options = SolveOptions {
+            hash_mb: self.options.hash_mb,
+            node_limit: None,
+            time_limit,
+            stop_flag: Some(stop.clone()),
+            on_progress: Some(Arc::new(move |p: &Progress| {
+                progress_out.line(&progress_line(p));
+            })),
+        };
+        let rules = self.options.rules;
+        let stop_seen = stop.clone();
+        let done_tx = self.done_tx.clone();
+        self.searches += 1;
+        let id = self.searches;
+        let handle = std::thread::Builder::new()
+            .name("search".to_string())
+            // Searches recurse thousands of plies deep.
+            .stack_size(1 << 30)
+            .spawn(move || {
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    solve(rules, &pos, &options)
+                }));
+                let report = match result {
+                    Ok(r) => Some(r),
+                    Err(_) => {
+                        out.line("info string the search failed (internal error)");
+                        None
+                    }
+                };
+                if wait_for_stop {
+                    // `go infinite`: the answer waits for `stop`.
+                    while !stop_seen.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                }
+                answer(&out, kind, report.as_ref());
+                let _ = done_tx.send(Event::SearchDone(id));
+            });
+        match handle {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    stop,
+                    handle,
+                    wait_for_stop,
+                    id,
+                })
+            }
+            Err(e) => answer_without_search(&self.out, &format!("cannot start the search: {e}")),
+        }
+    }
+
+    /// Raises the stop flag and waits for the search thread (which sends the answer).
+    fn stop_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Joins search `id`, which has answered (a stale id, of a search already joined by
+    /// `stop`, is ignored).
+    fn finished(&mut self, id: u64) {
+        if self.running.as_ref().is_some_and(|r| r.id == id) {
+            let r = self.running.take().expect("checked");
+            let _ = r.handle.join();
+        }
+    }
+}
+
+/// `go` arguments: what to answer, the time limit, and whether to hold the answer until
+/// `stop` (`go infinite`).
+fn parse_go(args: &[&str]) -> (GoKind, Option<Duration>, bool) {
+    let ms = |s: Option<&&str>| s.and_then(|s| s.parse::<u64>().ok());
+    if args.first() == Some(&"mate") {
+        let limit = match args.get(1) {
+            Some(&"infinite") | None => None,
+            s => ms(s).map(Duration::from_millis),
+        };
+        return (GoKind::Mate, limit, false);
+    }
+    let value = |key: &str| {
+        ms(args
+            .iter()
+            .position(|a| *a == key)
+            .and_then(|i| args.get(i + 1)))
+    };
+    if args.contains(&"infinite") || args.contains(&"ponder") {
+        return (GoKind::Best, None, true);
+    }
+    let budget = if let Some(t) = value("movetime") {
+        Some(t)
+    } else if let Some(b) = value("byoyomi").filter(|&b| b > 0) {
+        Some(b)
+    } else {
+        // Sudden death or Fischer: a small share of the clock. The side is unknown here, so
+        // use the smaller of the two.
+        match (value("btime"), value("wtime")) {
+            (Some(b), Some(w)) => {
+                Some(b.min(w) / 20 + value("binc").unwrap_or(0).min(value("winc").unwrap_or(0)))
+            }
+            (Some(t), None) | (None, Some(t)) => Some(t / 20),
+            (None, None) => None,
+        }
+    };
+    let limit = budget.map(|ms| {
+        Duration::from_millis(ms)
+            .saturating_sub(ANSWER_MARGIN)
+            .max(Duration::from_millis(1))
+    });
+    (GoKind::Best, limit, false)
+}
+
+/// The position of a `position` command's arguments (`startpos|sfen … [moves …]`).
+fn build_position(args: &str, fill_defender_hand: bool) -> Result<Position, String> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let (spec, moves) = match moves_at {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (&words[..], &words[words.len()..]),
+    };
+    let mut setup: Setup = match spec {
+        ["startpos"] => Setup::from_sfen("startpos").map_err(|e| e.to_string())?,
+        ["sfen", fields @ ..] if !fields.is_empty() => fields
+            .join(" ")
+            .parse()
+            .map_err(|e| format!("malformed SFEN: {e}"))?,
+        _ => return Err("expected `position startpos|sfen <sfen> [moves …]`".to_string()),
+    };
+    if fill_defender_hand {
+        // The defender is the side not to move after the moves.
+        let attacker = if moves.len() % 2 == 0 {
+            setup.side_to_move
+        } else {
+            !setup.side_to_move
+        };
+        setup.fill_hand(!attacker);
+    }
+    let mut pos = Position::from_setup(&setup).map_err(|e| format!("illegal position: {e}"))?;
+    for (i, m) in moves.iter().enumerate() {
+        let mv = pos
+            .parse_move(m)
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        pos.do_move(mv);
+    }
+    Ok(pos)
+}
+
+fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
+}
+
+fn progress_line(p: &Progress) -> String {
+    format!(
+        "info time {} nodes {} nps {} hashfull {}",
+        p.elapsed.as_millis(),
+        p.nodes,
+        nps(p.nodes, p.elapsed),
+        p.hashfull
+    )
+}
+
+fn usi_line(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Sends the final `info` and the answer of a finished search (`None`: the search failed).
+fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
+    let Some(report) = report else {
+        out.line(match kind {
+            GoKind::Mate => "checkmate timeout",
+            GoKind::Best => "bestmove resign",
+        });
+        return;
+    };
+    let stats = format!(
+        "info time {} nodes {} nps {}",
+        report.elapsed.as_millis(),
+        report.nodes,
+        nps(report.nodes, report.elapsed)
+    );
+    match &report.outcome {
+        Outcome::Mate { moves } => {
+            out.line(&format!(
+                "{stats} score mate {} pv {}",
+                moves.len(),
+                usi_line(moves)
+            ));
+            match kind {
+                GoKind::Mate => out.line(&format!("checkmate {}", usi_line(moves))),
+                GoKind::Best => out.line(&format!("bestmove {}", moves[0])),
+            }
+        }
+        Outcome::NoMate => {
+            out.line(&stats);
+            out.line(match kind {
+                GoKind::Mate => "checkmate nomate",
+                GoKind::Best => "bestmove resign",
+            });
+        }
+        Outcome::Unknown(_) => {
+            out.line(&stats);
+            out.line(match kind {
+                GoKind::Mate => "checkmate timeout",
+                GoKind::Best => "bestmove resign",
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_arguments() {
+        let (k, t, w) = parse_go(&["mate", "1500"]);
+        assert!(k == GoKind::Mate && t == Some(Duration::from_millis(1500)) && !w);
+        let (k, t, _) = parse_go(&["mate", "infinite"]);
+        assert!(k == GoKind::Mate && t.is_none());
+        let (k, t, w) = parse_go(&["infinite"]);
+        assert!(k == GoKind::Best && t.is_none() && w);
+        let (_, t, w) = parse_go(&["btime", "0", "wtime", "0", "byoyomi", "1000"]);
+        assert!(t == Some(Duration::from_millis(900)) && !w);
+        let (_, t, _) = parse_go(&[]);
+        assert!(t.is_none());
+    }
+
+    #[test]
+    fn positions() {
+        assert!(build_position("startpos moves 7g7f 3c3d", false).is_ok());
+        assert!(build_position("startpos moves 7g7e", false)
+            .unwrap_err()
+            .contains("move 1"));
+        assert!(build_position("sfen 9/9/9 b - 1", false)
+            .unwrap_err()
+            .contains("malformed SFEN"));
+        assert!(build_position("", false).is_err());
+        let p = build_position("sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1", true).unwrap();
+        assert_eq!(p.to_sfen(), "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+    }
+}

@@ -1,0 +1,299 @@
+//! KIF and CSA: round trips on every 将棋図巧 problem, records written by cshogi, bad files
+//! through the CLI, and `tsume solve --output kif|csa`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use tsume_solver::kif::{self, Encoding, Ending};
+use tsume_solver::{csa, Move, Position, Setup};
+
+fn tsume(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args(args)
+        .output()
+        .expect("running the tsume binary")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `sfen [moves m…]` lines of a problem file.
+fn problems(name: &str) -> Vec<(Setup, Vec<String>)> {
+    common::content_lines(&common::read_data(name))
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let setup: Setup = fields[..4].join(" ").parse().unwrap();
+            let moves = match fields.iter().position(|f| *f == "moves") {
+                Some(i) => fields[i + 1..].iter().map(|s| s.to_string()).collect(),
+                None => Vec::new(),
+            };
+            (setup, moves)
+        })
+        .collect()
+}
+
+/// Neither format records the move number: records read back start at 1.
+fn without_move_number(setup: &Setup) -> Setup {
+    Setup {
+        move_number: 1,
+        ..setup.clone()
+    }
+}
+
+fn replay(setup: &Setup, usi: &[String]) -> (Position, Vec<Move>) {
+    let pos = Position::from_setup(setup).unwrap();
+    let mut p = pos.clone();
+    let moves = usi
+        .iter()
+        .map(|u| {
+            let m = p.parse_move(u).unwrap();
+            p.do_move(m);
+            m
+        })
+        .collect();
+    (pos, moves)
+}
+
+#[test]
+fn zuko_positions_round_trip_through_kif_and_csa() {
+    let all = problems("zuko.txt");
+    assert_eq!(all.len(), 103);
+    for (setup, _) in &all {
+        let pos = Position::from_setup(setup).unwrap();
+        let expected = without_move_number(setup);
+        let text = kif::write(&pos, &[], Ending::None);
+        let back = kif::parse(&text).unwrap_or_else(|e| panic!("{setup}: {e}\n{text}"));
+        assert_eq!(back.setup, expected, "KIF of {setup}:\n{text}");
+        assert!(back.moves.is_empty());
+        let text = csa::write(&pos, &[], Ending::None);
+        let back = csa::parse(&text).unwrap_or_else(|e| panic!("{setup}: {e}\n{text}"));
+        assert_eq!(back.setup, expected, "CSA of {setup}:\n{text}");
+    }
+}
+
+#[test]
+fn zuko_solutions_round_trip_through_kif_and_csa() {
+    let all = problems("zuko_solutions.txt");
+    assert_eq!(all.len(), 99);
+    let mut plies = 0;
+    for (setup, usi) in &all {
+        let (pos, moves) = replay(setup, usi);
+        plies += moves.len();
+        let expected = without_move_number(setup);
+        let text = kif::write(&pos, &moves, Ending::Mate);
+        let back = kif::parse(&text).unwrap_or_else(|e| panic!("{setup}: {e}\n{text}"));
+        assert_eq!(
+            (back.setup, back.moves),
+            (expected.clone(), moves.clone()),
+            "KIF:\n{text}"
+        );
+        let text = csa::write(&pos, &moves, Ending::Mate);
+        let back = csa::parse(&text).unwrap_or_else(|e| panic!("{setup}: {e}\n{text}"));
+        assert_eq!((back.setup, back.moves), (expected, moves), "CSA:\n{text}");
+    }
+    // Long lines (煙詰 and others): every kind of move gets written and read.
+    assert!(plies > 4000, "{plies}");
+}
+
+fn cshogi_dir() -> PathBuf {
+    common::data_path("formats/cshogi")
+}
+
+#[test]
+fn records_written_by_cshogi_read_correctly() {
+    let expected = std::fs::read_to_string(cshogi_dir().join("expected.tsv")).unwrap();
+    let mut count = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (file, sfen, usi) = (f[0], f[1], f[2]);
+        let bytes = std::fs::read(cshogi_dir().join(file)).unwrap();
+        let setup: Setup = sfen.parse().unwrap();
+        let usi: Vec<String> = usi.split_whitespace().map(String::from).collect();
+        let (_, moves) = replay(&setup, &usi);
+        let (got_setup, got_moves) = if file.ends_with(".csa") {
+            let text = kif::decode(&bytes, Encoding::Auto).unwrap();
+            let r = csa::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            (r.setup, r.moves)
+        } else {
+            let encoding = if file.ends_with(".kifu") {
+                Encoding::Utf8
+            } else {
+                // cshogi writes .kif in cp932: this must not pass as UTF-8.
+                assert!(
+                    std::str::from_utf8(&bytes).is_err(),
+                    "{file} is not Shift-JIS"
+                );
+                Encoding::ShiftJis
+            };
+            let text = kif::decode(&bytes, encoding).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let r = kif::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            (r.setup, r.moves)
+        };
+        assert_eq!(got_setup, without_move_number(&setup), "{file}");
+        assert_eq!(got_moves, moves, "{file}");
+        count += 1;
+    }
+    assert_eq!(count, 18);
+}
+
+#[test]
+fn solve_reads_kif_and_csa_files() {
+    // White mates in 3 (the diagram says 後手番).
+    for file in ["mate3_w1.kif", "mate3_w1.kifu", "mate3_w1.csa"] {
+        let path = cshogi_dir().join(file);
+        let o = tsume(&["solve", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.starts_with("mate in 3\nB*5g 4h5h 7i6i\n"),
+            "{file}: {out}"
+        );
+    }
+    // --format overrides the extension.
+    let dir = temp_dir("format_flag");
+    let path = dir.join("problem.txt");
+    std::fs::copy(cshogi_dir().join("mate3_w1.csa"), &path).unwrap();
+    let o = tsume(&["solve", "--format", "csa", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = tsume(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "a .txt path is read as an SFEN");
+    assert!(stderr(&o).contains("malformed SFEN"), "{}", stderr(&o));
+}
+
+#[test]
+fn solve_writes_kif_and_csa_records() {
+    let sfen = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+    let o = tsume(&["solve", sfen, "--output", "kif"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("#KIF version=2.0 encoding=UTF-8\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("   1 ２二歩成(23)\n   2 １三玉(12)\n   3 ２三飛打\n   4 詰み\n"),
+        "{text}"
+    );
+    let r = kif::parse(&text).unwrap();
+    assert_eq!(r.setup.to_string(), sfen);
+    let usi: Vec<String> = r.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi, ["2c2b+", "1b1c", "R*2c"]);
+
+    let o = tsume(&["solve", sfen, "--output", "csa"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.ends_with("+2322TO\n-1213OU\n+0023HI\n%TSUMI\n"),
+        "{text}"
+    );
+    let r = csa::parse(&text).unwrap();
+    assert_eq!(r.setup.to_string(), sfen);
+
+    // No mate: the record ends in 不詰, exit code 1.
+    let o = tsume(&[
+        "solve",
+        "kn7/1s7/9/1N7/9/9/9/9/9 b P2r2b4g3s2n4l17p 1",
+        "--output",
+        "kif",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).ends_with("   1 不詰\n"), "{}", stdout(&o));
+    // --json and --output do not mix.
+    let o = tsume(&["solve", sfen, "--output", "kif", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tsume-formats-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `tsume solve <file>` must exit 2 with every needle in the message.
+fn assert_bad_file(path: &Path, needles: &[&str]) {
+    let o = tsume(&["solve", path.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{path:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    for n in needles {
+        assert!(err.contains(n), "{path:?}: {n:?} not in {err}");
+    }
+}
+
+#[test]
+fn bad_files_name_the_line() {
+    let dir = temp_dir("bad");
+    let kifu = std::fs::read_to_string(cshogi_dir().join("mate3_w1.kifu")).unwrap();
+    let lines: Vec<&str> = kifu.lines().collect();
+    // Line 5 is the diagram's first rank: cut the file after the fourth rank (line 8).
+    assert!(
+        lines[4].starts_with('|') && lines[7].ends_with("|四"),
+        "{kifu}"
+    );
+
+    let truncated = dir.join("truncated.kifu");
+    std::fs::write(&truncated, lines[..8].join("\n")).unwrap();
+    assert_bad_file(&truncated, &["line 8", "truncated", "4 of 9 ranks"]);
+
+    // Shift-JIS bytes in a UTF-8 .kifu: the first line already is not UTF-8.
+    let wrong = dir.join("shift_jis.kifu");
+    std::fs::copy(cshogi_dir().join("mate3_w1.kif"), &wrong).unwrap();
+    assert_bad_file(&wrong, &["line 1", "UTF-8"]);
+
+    // A stray byte deep in a Shift-JIS file.
+    let mut bytes = std::fs::read(cshogi_dir().join("zuko002.kif")).unwrap();
+    let line6 = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(4)
+        .unwrap()
+        .0;
+    bytes.insert(line6 + 2, 0x81);
+    bytes.insert(line6 + 3, b'\n');
+    let broken = dir.join("broken.kif");
+    std::fs::write(&broken, &bytes).unwrap();
+    assert_bad_file(&broken, &["line 6", "Shift-JIS"]);
+
+    // An illegal diagram: a second defending king, and two black pawns on one file.
+    let two_kings = dir.join("two_kings.kifu");
+    std::fs::write(
+        &two_kings,
+        kifu.replace("| 歩 ・ 歩 ・ 歩", "| 歩 ・ 歩 ・v玉"),
+    )
+    .unwrap();
+    assert_bad_file(&two_kings, &["line 4", "illegal position", "kind K"]);
+    let nifu = dir.join("nifu.kifu");
+    std::fs::write(&nifu, kifu.replace("|v歩 ・ ・ ・ ・", "| 歩 ・ ・ ・ ・")).unwrap();
+    assert_bad_file(&nifu, &["line 4", "nifu"]);
+    let unknown = dir.join("unknown_piece.kifu");
+    std::fs::write(
+        &unknown,
+        kifu.replace("|v歩 ・ ・ ・ ・", "|v犬 ・ ・ ・ ・"),
+    )
+    .unwrap();
+    assert_bad_file(&unknown, &["line 9", "unknown piece"]);
+
+    // CSA: cut after P5, and a row with a bad piece code.
+    let csa_text = std::fs::read_to_string(cshogi_dir().join("mate3_w1.csa")).unwrap();
+    let csa_lines: Vec<&str> = csa_text.lines().collect();
+    assert!(csa_lines[7].starts_with("P5"), "{csa_text}");
+    let cut = dir.join("truncated.csa");
+    std::fs::write(&cut, csa_lines[..8].join("\n")).unwrap();
+    assert_bad_file(&cut, &["line 8", "truncated"]);
+    let bad = dir.join("bad_piece.csa");
+    std::fs::write(&bad, csa_text.replace("P5-FU", "P5-XX")).unwrap();
+    assert_bad_file(&bad, &["line 8", "unknown piece"]);
+
+    // A file that does not exist.
+    assert_bad_file(&dir.join("missing.kif"), &["cannot read", "missing.kif"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,368 @@
+//! `tsume usi` driven over pipes as a GUI would: handshake, `go mate` on labelled problems,
+//! `stop` latency, time limits, progress `info`, plain `go`, bad input.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use tsume_solver::movegen::CheckInfo;
+use tsume_solver::{Move, Position};
+
+/// ミクロコスモス (橋本孝治), a 1525-ply mate: no solver finishes it in a test's lifetime, so
+/// a search on it runs until it is stopped. (Position from komori-n/KomoringHeights'
+/// benchmark set, via the project's shared data.)
+const MICROCOSMOS: &str =
+    "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Every line received so far (for failure messages).
+    log: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tsume"))
+            .arg("usi")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("starting tsume usi");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine {
+            child,
+            stdin,
+            lines: rx,
+            log: Vec::new(),
+        };
+        e.send("usi");
+        e.expect("usiok", Duration::from_secs(10));
+        e
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").expect("writing to the engine");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    fn expect(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.log.push(line.clone());
+                    let done = line.starts_with(prefix);
+                    got.push(line);
+                    if done {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!(
+                    "no {prefix:?} within {timeout:?}; engine said:\n{}",
+                    self.log.join("\n")
+                ),
+                Err(RecvTimeoutError::Disconnected) => panic!(
+                    "the engine closed stdout before {prefix:?}; it said:\n{}",
+                    self.log.join("\n")
+                ),
+            }
+        }
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.expect("readyok", Duration::from_secs(10));
+    }
+
+    /// Waits for the process to exit.
+    fn wait_exit(&mut self, timeout: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Replays `moves` from `sfen`: legal, every attacker move a check, and mate at the end.
+fn assert_mating_line(sfen: &str, moves: &[&str]) {
+    let mut p = Position::from_sfen(sfen).unwrap();
+    let attacker = p.side_to_move();
+    for (i, m) in moves.iter().enumerate() {
+        let mv: Move = p
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{sfen}: ply {} {m}: {e}", i + 1));
+        if p.side_to_move() == attacker {
+            assert!(
+                CheckInfo::new(&p).gives_check(&p, mv),
+                "{sfen}: ply {} {m} is not a check",
+                i + 1
+            );
+        }
+        p.do_move(mv);
+    }
+    assert!(p.is_checkmate(), "{sfen}: the line does not end in mate");
+}
+
+#[test]
+fn handshake_lists_the_options() {
+    let mut e = Engine::start();
+    let lines = e.log.clone();
+    assert!(
+        lines.iter().any(|l| l.starts_with("id name tsume")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("id author ")),
+        "{lines:?}"
+    );
+    for opt in [
+        "option name USI_Hash type spin",
+        "option name Threads type spin",
+        "option name Rules type combo default raw var raw var tsume",
+        "option name FillDefenderHand type check default false",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(opt)), "{opt}: {lines:?}");
+    }
+    e.send("usinewgame");
+    e.send("this is not a usi command");
+    e.ready();
+    e.send("setoption name Threads value 4");
+    let got = e.expect("info string", Duration::from_secs(5));
+    assert!(got.last().unwrap().contains("ignored"), "{got:?}");
+    e.send("setoption name Rules value tsume");
+    let got = e.expect("info string", Duration::from_secs(5));
+    assert!(got.last().unwrap().contains("raw"), "{got:?}");
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn go_mate_solves_labelled_problems() {
+    let text = common::read_data("mate_sample_raw.txt");
+    let mut e = Engine::start();
+    e.send("setoption name USI_Hash value 64");
+    e.ready();
+    let mut solved = 0;
+    // Every 10th line: mate in 3 to 11 plies (raw lengths computed by KomoringHeights).
+    for line in common::content_lines(&text).step_by(10) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let sfen = fields[..4].join(" ");
+        let expected: usize = fields[4].parse().unwrap();
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go mate 20000");
+        let got = e.expect("checkmate", Duration::from_secs(30));
+        let answer = got.last().unwrap();
+        let moves: Vec<&str> = answer.split_whitespace().skip(1).collect();
+        assert!(
+            !matches!(moves.as_slice(), ["nomate"] | ["timeout"]),
+            "{sfen}: {answer}"
+        );
+        assert_eq!(moves.len(), expected, "{sfen}: {answer}");
+        assert_mating_line(&sfen, &moves);
+        // The final info line carries the PV.
+        let info = &got[got.len() - 2];
+        assert!(
+            info.starts_with("info ") && info.contains(" nodes "),
+            "{info}"
+        );
+        assert!(info.ends_with(&format!("pv {}", moves.join(" "))), "{info}");
+        solved += 1;
+    }
+    assert_eq!(solved, 20);
+}
+
+#[test]
+fn go_mate_answers_nomate() {
+    let mut e = Engine::start();
+    // P*9b would be pawn-drop mate, which is illegal (tricky_rules: antma_t1_uchifuzume).
+    e.send("position sfen kn7/1s7/9/1N7/9/9/9/9/9 b P2r2b4g3s2n4l17p 1");
+    e.send("go mate 10000");
+    let got = e.expect("checkmate", Duration::from_secs(20));
+    assert_eq!(got.last().unwrap(), "checkmate nomate");
+}
+
+#[test]
+fn stop_answers_within_100_ms_and_info_reports_progress() {
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    // About once a second: nodes, nps, time, hashfull.
+    let got = e.expect("info time", Duration::from_secs(5));
+    let info = got.last().unwrap();
+    for key in [" nodes ", " nps ", " hashfull "] {
+        assert!(info.contains(key), "{info}");
+    }
+    assert!(
+        !got.iter().any(|l| l.starts_with("checkmate")),
+        "answered before stop: {got:?}"
+    );
+    let sent = Instant::now();
+    e.send("stop");
+    let got = e.expect("checkmate", Duration::from_secs(5));
+    let latency = sent.elapsed();
+    assert_eq!(got.last().unwrap(), "checkmate timeout");
+    assert!(
+        latency < Duration::from_millis(100),
+        "stop took {latency:?}"
+    );
+    // Still alive and ready for more.
+    e.ready();
+}
+
+#[test]
+fn go_mate_time_limit_answers_timeout() {
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    let sent = Instant::now();
+    e.send("go mate 500");
+    let got = e.expect("checkmate", Duration::from_secs(10));
+    let took = sent.elapsed();
+    assert_eq!(got.last().unwrap(), "checkmate timeout");
+    assert!(
+        took >= Duration::from_millis(450) && took < Duration::from_millis(1500),
+        "go mate 500 answered after {took:?}"
+    );
+}
+
+#[test]
+fn plain_go_answers_bestmove() {
+    let mut e = Engine::start();
+    e.send("position sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1");
+    e.send("go btime 0 wtime 0 byoyomi 5000");
+    let got = e.expect("bestmove", Duration::from_secs(10));
+    assert_eq!(got.last().unwrap(), "bestmove 2c2b+");
+    // No mate for the side to move after 1.7g7f: resign.
+    e.send("position startpos moves 7g7f");
+    e.send("go byoyomi 1000");
+    let got = e.expect("bestmove", Duration::from_secs(10));
+    assert_eq!(got.last().unwrap(), "bestmove resign");
+    // `go infinite` holds its answer until stop.
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let got = e.expect("bestmove", Duration::from_secs(5));
+    assert_eq!(got.last().unwrap(), "bestmove resign");
+}
+
+#[test]
+fn fill_defender_hand_option() {
+    // 9/9/6Bnl/8k/R6p1/9/9/9/9: with an empty defender hand ▲９四飛 mates at once; with
+    // the rest of the pieces in hand the defender can interpose on the 4th rank (15 plies
+    // raw; the source's tsume answer is 1).
+    let sfen = "9/9/6Bnl/8k/R6p1/9/9/9/9 b - 1";
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 5000");
+    let got = e.expect("checkmate", Duration::from_secs(10));
+    assert_eq!(got.last().unwrap(), "checkmate 9e9d");
+    e.send("setoption name FillDefenderHand value true");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 10000");
+    let got = e.expect("checkmate", Duration::from_secs(20));
+    let moves: Vec<&str> = got.last().unwrap().split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 15, "{got:?}");
+    assert_mating_line("9/9/6Bnl/8k/R6p1/9/9/9/9 b rb4g4s3n3l17p 1", &moves);
+}
+
+#[test]
+fn bad_positions_are_reported_and_survived() {
+    let mut e = Engine::start();
+    for bad in [
+        "position sfen 9/9/9 b - 1",
+        "position sfen lnsgkgsnl/9/9/9/9/9/9/9/9 x - 1",
+        "position sfen 4k4/9/9/9/9/9/9/9/4K4 b 99P 1",
+        "position startpos moves 7g7f 7g7f",
+        "position startpos moves xyz",
+        "position",
+        "position sfen",
+    ] {
+        e.send(bad);
+        let got = e.expect("info string", Duration::from_secs(5));
+        assert!(
+            got.last().unwrap().contains("bad position"),
+            "{bad}: {got:?}"
+        );
+        e.send("go mate 1000");
+        let got = e.expect("checkmate", Duration::from_secs(5));
+        assert_eq!(got.last().unwrap(), "checkmate nomate", "{bad}");
+        e.ready();
+    }
+    // A position without a king to mate.
+    e.send("position sfen 9/9/9/9/9/9/9/9/4K4 b G 1");
+    e.send("go mate 1000");
+    let got = e.expect("checkmate", Duration::from_secs(5));
+    assert_eq!(got.last().unwrap(), "checkmate nomate");
+    e.ready();
+}
+
+#[test]
+fn quit_during_a_search_exits() {
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn end_of_input_finishes_the_queued_work() {
+    // A scripted client: every command at once, then the pipe closes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .arg("usi")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = "usi\nisready\n\
+                  position sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\ngo mate 5000\n\
+                  position startpos\ngo mate 1000\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(
+        answers,
+        ["checkmate 2c2b+ 1b1c R*2c", "checkmate nomate"],
+        "{text}"
+    );
+}
