@@ -530,13 +530,27 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
                 GoKind::Best => "bestmove resign",
             });
         }
-        Outcome::Unknown(_) => {
-            out.line(&stats);
-            out.line(match kind {
-                GoKind::Mate => "checkmate timeout",
-                GoKind::Best => "bestmove resign",
-            });
-        }
+        Outcome::Unknown(_) => match &report.mate_so_far {
+            // Stopped while shortening a proven mate: answer with the mate found so far.
+            Some(moves) => {
+                out.line(&format!(
+                    "{stats} score mate {} pv {}",
+                    moves.len(),
+                    usi_line(moves)
+                ));
+                match kind {
+                    GoKind::Mate => out.line(&format!("checkmate {}", usi_line(moves))),
+                    GoKind::Best => out.line(&format!("bestmove {}", moves[0])),
+                }
+            }
+            None => {
+                out.line(&stats);
+                out.line(match kind {
+                    GoKind::Mate => "checkmate timeout",
+                    GoKind::Best => "bestmove resign",
+                });
+            }
+        },
     }
 }
 

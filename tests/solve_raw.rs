@@ -167,7 +167,8 @@ fn answers_do_not_depend_on_table_size() {
         .step_by(5)
         .collect();
     run_lines(lines.clone(), &options(1));
-    run_lines(lines, &options(16));
+    run_lines(lines.clone(), &options(16));
+    run_lines(lines.into_iter().step_by(2).collect(), &options(1024));
 }
 
 #[test]
@@ -179,4 +180,55 @@ fn full_mate_sets_raw() {
         let lines: Vec<_> = common::content_lines(&text).filter_map(labelled).collect();
         run_lines(lines, &options(256));
     }
+}
+
+/// A search stopped while shortening a proven mate still offers the mate it found (for USI
+/// `stop`), and that line is a real mate, no shorter than the known shortest (21 plies,
+/// 将棋図巧 No. 5 in `tests/data/zuko.txt`).
+#[test]
+fn stopped_search_keeps_the_mate_found_so_far() {
+    let text = common::read_data("zuko.txt");
+    let line = text
+        .lines()
+        .find(|l| l.contains("zuko005"))
+        .expect("zuko005 in zuko.txt");
+    let (sfen, expected) = labelled(line).unwrap();
+    let Expected::Mate(shortest) = expected else {
+        panic!("zuko005 is a mate")
+    };
+    let pos = Position::from_sfen(&sfen).unwrap();
+    // Stop halfway between the first proof and the end of the full solve.
+    let full = dfpn::solve(
+        &pos,
+        &SolveOptions {
+            hash_mb: 64,
+            ..SolveOptions::default()
+        },
+    );
+    let first_proof = full.proofs.first().expect("zuko005 is proven").1;
+    assert!(
+        full.nodes > first_proof + 2,
+        "the first mate found was already the shortest"
+    );
+    let limit = (first_proof + full.nodes) / 2;
+    let opts = SolveOptions {
+        hash_mb: 64,
+        node_limit: Some(limit),
+        ..SolveOptions::default()
+    };
+    let report = dfpn::solve(&pos, &opts);
+    assert!(
+        matches!(report.outcome, Outcome::Unknown(_)),
+        "{:?}",
+        report.outcome
+    );
+    let moves = report
+        .mate_so_far
+        .expect("a mate was proven before the limit");
+    assert_mating_line(&pos, &moves, &sfen);
+    assert!(
+        moves.len() >= shortest && moves.len() % 2 == 1,
+        "{} plies",
+        moves.len()
+    );
 }

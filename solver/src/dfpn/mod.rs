@@ -68,6 +68,10 @@ pub struct SolveReport {
     /// Each mate proven on the way to the shortest: (length, nodes searched so far). The
     /// first is the first mate found; the rest come from the "mate within L − 2?" searches.
     pub proofs: Vec<(u16, u64)>,
+    /// When a limit stopped the search after a mate was proven but before it was shown to
+    /// be the shortest: a mating line read from the table (every attacker move checks, it
+    /// ends in mate, but it need not be the shortest nor best play).
+    pub mate_so_far: Option<Vec<Move>>,
 }
 
 /// Solves `pos` (the side to move attacks) under the raw convention: every legal defence
@@ -92,11 +96,16 @@ pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Tabl
     let mut search = Search::new(table, root, limits);
     let mut proofs = Vec::new();
     let outcome = solve_search(&mut search, &mut proofs);
+    let mate_so_far = match (&outcome, proofs.last()) {
+        (Outcome::Unknown(_), Some(&(len, _))) => table_mating_line(&mut search, len),
+        _ => None,
+    };
     SolveReport {
         outcome,
         nodes: search.nodes,
         elapsed: start.elapsed(),
         proofs,
+        mate_so_far,
     }
 }
 
@@ -123,6 +132,51 @@ fn solve_search(search: &mut Search, proofs: &mut Vec<(u16, u64)>) -> Outcome {
         Some(moves) => Outcome::Mate { moves },
         None => Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
     }
+}
+
+/// A mating line of at most `value` plies read from the table alone (no search): the
+/// attacker takes the shortest proven child, the defender the longest. `None` if an entry
+/// is missing (replaced) on the way.
+fn table_mating_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut v = value;
+    let result = loop {
+        let mut moves = MoveList::new();
+        let attacker_to_move = search.pos.side_to_move() == search.attacker;
+        if attacker_to_move {
+            movegen::generate_checks(&search.pos, &mut moves);
+        } else {
+            movegen::generate_evasions(&search.pos, &mut moves);
+            if moves.is_empty() {
+                break Some(());
+            }
+        }
+        if v == 0 {
+            break None;
+        }
+        let proven: Vec<(u16, Move)> = moves
+            .iter()
+            .filter_map(|&m| proven_len_after(search, m, v - 1).map(|l| (l, m)))
+            .collect();
+        let choice = if attacker_to_move {
+            proven.iter().min_by_key(|&&(l, m)| (l, m.raw())).copied()
+        } else if proven.len() == moves.len() {
+            proven
+                .iter()
+                .max_by_key(|&&(l, m)| (l, std::cmp::Reverse(m.raw())))
+                .copied()
+        } else {
+            None
+        };
+        let Some((l, m)) = choice else { break None };
+        search.push_move(m);
+        line.push(m);
+        v = l;
+    };
+    for _ in 0..line.len() {
+        search.pop_move();
+    }
+    result.map(|_| line)
 }
 
 /// Proof status of the position after `m` within `remaining` plies, searching if the table
