@@ -451,7 +451,14 @@ impl<'t> Search<'t> {
         self.pos.do_move(c.mv);
         self.nodes += 1;
         let mut count = EvasionCounter::default();
-        movegen::generate_evasions(&self.pos, &mut count);
+        if remaining <= 1 {
+            // Only "mated or not" matters at the horizon: stop at the first evasion.
+            if movegen::has_legal_move(&self.pos) {
+                count.moves = 1;
+            }
+        } else {
+            movegen::generate_evasions(&self.pos, &mut count);
+        }
         if count.moves == 0 {
             let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
             self.table
@@ -478,7 +485,14 @@ impl<'t> Search<'t> {
         let key = self.pos.board_key();
         let hand = self.pos.hand(self.attacker);
         let mut moves = MoveList::new();
-        movegen::generate_evasions(&self.pos, &mut moves);
+        if remaining <= 1 {
+            // At the horizon only "mated or not" matters: stop at the first evasion.
+            if movegen::has_legal_move(&self.pos) {
+                return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
+            }
+        } else {
+            movegen::generate_evasions(&self.pos, &mut moves);
+        }
         if moves.is_empty() {
             let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
             self.table.store_proven(key, proof, 0, None, 1);
@@ -491,9 +505,6 @@ impl<'t> Search<'t> {
                 best: None,
                 amount: 1,
             };
-        }
-        if remaining <= 1 {
-            return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
         }
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
