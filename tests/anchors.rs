@@ -1,0 +1,56 @@
+//! Node-count anchors: the exact number of nodes the solver spends on fixed problems.
+//!
+//! These numbers come from the solver itself; they are not correctness checks (the lengths
+//! are, and come from outside: the rules doc and 将棋図巧). They exist so that any change
+//! in search behaviour shows up: when a change is meant to alter the search, update the
+//! numbers in the same commit and say why.
+
+use tsume_solver::dfpn::{self, Outcome, SolveOptions};
+use tsume_solver::Position;
+
+/// (SFEN, raw mate length from outside the code, nodes with a 64 MiB table).
+const ANCHORS: &[(&str, usize, u64)] = &[
+    // rules doc §4: promotion, drop finish
+    ("6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1", 3, 33),
+    // rules doc §4: uchifuzume shapes the solution
+    ("5B1n1/8k/6Rpp/9/9/9/9/9/9 b rb4g4s3n4l16p 1", 5, 189),
+    // rules doc §4: 無駄合 example, raw length 9
+    (
+        "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
+        9,
+        5875,
+    ),
+    // 将棋図巧 No. 2 (kh=21)
+    (
+        "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1",
+        21,
+        119_511,
+    ),
+];
+
+#[test]
+fn node_counts_of_fixed_problems() {
+    let mut changed = Vec::new();
+    for &(sfen, length, nodes) in ANCHORS {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let report = dfpn::solve(
+            &pos,
+            &SolveOptions {
+                hash_mb: 64,
+                ..SolveOptions::default()
+            },
+        );
+        let Outcome::Mate { moves } = &report.outcome else {
+            panic!("{sfen}: {:?}", report.outcome)
+        };
+        assert_eq!(moves.len(), length, "{sfen}");
+        if report.nodes != nodes {
+            changed.push(format!("{sfen}: {} nodes (anchor {nodes})", report.nodes));
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "search behaviour changed:\n{}",
+        changed.join("\n")
+    );
+}
