@@ -203,23 +203,13 @@ fn main() -> ExitCode {
                 time_limit,
                 ..SolveOptions::default()
             };
-            let report = run_with_big_stack(move || dfpn::solve(&pos, &options));
+            let report = dfpn::solve(&pos, &options);
             match output {
                 input::Output::Text => print_solve_report(&setup, &report, json),
                 _ => input::print_record(&setup, &report, output),
             }
         }
     }
-}
-
-/// Runs `f` on a thread with a stack deep enough for searches hundreds of plies deep.
-fn run_with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(1 << 30)
-        .spawn(f)
-        .expect("spawning the search thread")
-        .join()
-        .expect("the search thread panicked")
 }
 
 fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCode {

@@ -54,3 +54,26 @@ fn node_counts_of_fixed_problems() {
         changed.join("\n")
     );
 }
+
+/// The search recurses once per ply; `dfpn::solve` runs it on a thread with a big stack of
+/// its own, so callers on small-stack threads are safe.
+#[test]
+fn solve_works_from_a_small_stack_thread() {
+    let (sfen, length, _) = ANCHORS[3];
+    let report = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || {
+            let pos = Position::from_sfen(sfen).unwrap();
+            dfpn::solve(
+                &pos,
+                &SolveOptions {
+                    hash_mb: 16,
+                    ..SolveOptions::default()
+                },
+            )
+        })
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    assert!(matches!(&report.outcome, Outcome::Mate { moves } if moves.len() == length));
+}

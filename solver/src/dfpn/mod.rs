@@ -83,6 +83,25 @@ pub fn solve(pos: &Position, options: &SolveOptions) -> SolveReport {
 
 /// [`solve`] with a caller-provided table (it is not cleared).
 pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Table) -> SolveReport {
+    // The search recurses once per ply, and problems run to well over a thousand plies:
+    // run it on a thread of its own with a stack to match, whatever thread called us.
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("tsume-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn_scoped(scope, || solve_on_this_thread(pos, options, table))
+            .expect("spawning the search thread");
+        handle
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// Stack of the search thread: a few kilobytes per ply for a few thousand plies, reserved
+/// (only the pages used are ever touched).
+const SEARCH_STACK_BYTES: usize = 1 << 30;
+
+fn solve_on_this_thread(pos: &Position, options: &SolveOptions, table: &mut Table) -> SolveReport {
     let start = Instant::now();
     let deadline = options.time_limit.map(|t| start + t);
     let mut root = pos.clone();
