@@ -124,13 +124,7 @@ impl NodeResult {
     }
 
     pub fn kind(&self) -> Kind {
-        if self.pn == 0 {
-            Kind::Proven
-        } else if self.dn == 0 {
-            Kind::Disproven
-        } else {
-            Kind::Unknown
-        }
+        Kind::of(self.pn, self.dn)
     }
 }
 

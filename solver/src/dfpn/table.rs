@@ -31,6 +31,20 @@ pub enum Kind {
     Disproven,
 }
 
+impl Kind {
+    /// The state a pair of proof and disproof numbers stands for.
+    #[inline]
+    pub fn of(pn: u32, dn: u32) -> Kind {
+        if pn == 0 {
+            Kind::Proven
+        } else if dn == 0 {
+            Kind::Disproven
+        } else {
+            Kind::Unknown
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     key: u64,
@@ -48,13 +62,7 @@ struct Entry {
 impl Entry {
     #[inline]
     fn kind(&self) -> Kind {
-        if self.pn == 0 {
-            Kind::Proven
-        } else if self.dn == 0 {
-            Kind::Disproven
-        } else {
-            Kind::Unknown
-        }
+        Kind::of(self.pn, self.dn)
     }
 
     /// How much keeping this entry is worth, for replacement.
@@ -82,13 +90,7 @@ pub struct Probe {
 impl Probe {
     #[inline]
     pub fn kind(&self) -> Kind {
-        if self.pn == 0 {
-            Kind::Proven
-        } else if self.dn == 0 {
-            Kind::Disproven
-        } else {
-            Kind::Unknown
-        }
+        Kind::of(self.pn, self.dn)
     }
 }
 
