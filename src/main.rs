@@ -223,6 +223,14 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
     };
     if json {
         let mut obj = serde_json::json!({ "status": status, "nodes": report.nodes, "time_ms": ms });
+        if let Some(moves) = &report.mate_so_far {
+            // Stopped while proving the shortest: a real mate, but not proven shortest.
+            obj["mate_so_far"] = moves
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .into();
+        }
         if let Outcome::Mate { moves } = &report.outcome {
             obj["length"] = moves.len().into();
             obj["moves"] = moves
@@ -254,14 +262,30 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
                 println!("{}", notation::japanese_line(&pos, moves));
             }
             Outcome::NoMate => println!("no mate"),
-            Outcome::Unknown(stop) => println!(
-                "unknown ({} limit reached)",
-                match stop {
-                    Stop::Nodes => "node",
-                    Stop::Time => "time",
-                    Stop::Requested => "stop",
+            Outcome::Unknown(stop) => {
+                println!(
+                    "unknown ({} limit reached)",
+                    match stop {
+                        Stop::Nodes => "node",
+                        Stop::Time => "time",
+                        Stop::Requested => "stop",
+                    }
+                );
+                if let Some(moves) = &report.mate_so_far {
+                    println!(
+                        "a mate in {} was found but not proven shortest:",
+                        moves.len()
+                    );
+                    println!(
+                        "{}",
+                        moves
+                            .iter()
+                            .map(|m| m.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
                 }
-            ),
+            }
         }
         println!(
             "nodes {} time {:.3}s nps {}",
