@@ -60,6 +60,30 @@ struct Entry {
 }
 
 impl Entry {
+    /// Four words: key; hand | pn << 32; dn | len << 32 | best << 48; amount.
+    #[inline]
+    fn pack(&self) -> [u64; 4] {
+        [
+            self.key,
+            self.hand.raw() as u64 | (self.pn as u64) << 32,
+            self.dn as u64 | (self.len as u64) << 32 | (self.best as u64) << 48,
+            self.amount as u64,
+        ]
+    }
+
+    #[inline]
+    fn unpack(w: [u64; 4]) -> Entry {
+        Entry {
+            key: w[0],
+            hand: Hand::from_raw(w[1] as u32),
+            pn: (w[1] >> 32) as u32,
+            dn: w[2] as u32,
+            len: (w[2] >> 32) as u16,
+            best: (w[2] >> 48) as u16,
+            amount: w[3] as u32,
+        }
+    }
+
     #[inline]
     fn kind(&self) -> Kind {
         Kind::of(self.pn, self.dn)
@@ -95,7 +119,9 @@ impl Probe {
 }
 
 pub struct Table {
-    entries: Vec<Entry>,
+    /// Entries packed as four words each (see [`Entry::pack`]): a zeroed `u64` buffer is
+    /// allocated lazily by the OS, so a large table costs nothing until it is used.
+    slots: Vec<[u64; 4]>,
     mask: usize,
     used: usize,
 }
@@ -107,25 +133,35 @@ impl Table {
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
         Table {
-            entries: vec![Entry::default(); clusters * CLUSTER],
+            slots: vec![[0u64; 4]; clusters * CLUSTER],
             mask: clusters - 1,
             used: 0,
         }
     }
 
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.slots.iter_mut().for_each(|s| *s = [0; 4]);
         self.used = 0;
     }
 
     /// Bytes allocated.
     pub fn size_bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.slots.len() * std::mem::size_of::<[u64; 4]>()
     }
 
     /// Fill rate in per mille (as USI `hashfull`).
     pub fn hashfull(&self) -> usize {
-        self.used * 1000 / self.entries.len()
+        self.used * 1000 / self.slots.len()
+    }
+
+    #[inline]
+    fn entry(&self, i: usize) -> Entry {
+        Entry::unpack(self.slots[i])
+    }
+
+    #[inline]
+    fn set_entry(&mut self, i: usize, e: Entry) {
+        self.slots[i] = e.pack();
     }
 
     #[inline]
@@ -145,8 +181,9 @@ impl Table {
             best: None,
             found: false,
         };
-        let mut proven: Option<&Entry> = None;
-        for e in &self.entries[self.cluster(key)] {
+        let mut proven: Option<Entry> = None;
+        for i in self.cluster(key) {
+            let e = &self.entry(i);
             if e.amount == 0 || e.key != key {
                 continue;
             }
@@ -156,7 +193,7 @@ impl Table {
                         && e.len <= remaining
                         && proven.is_none_or(|p| e.len < p.len)
                     {
-                        proven = Some(e);
+                        proven = Some(*e);
                     }
                 }
                 Kind::Disproven => {
@@ -281,7 +318,7 @@ impl Table {
         let mut empty: Option<usize> = None;
         let mut weakest: Option<(u64, usize)> = None;
         for i in range {
-            let e = self.entries[i];
+            let e = self.entry(i);
             if e.amount == 0 {
                 empty.get_or_insert(i);
                 continue;
@@ -290,7 +327,7 @@ impl Table {
                 if target.is_none() {
                     target = Some(i);
                 } else {
-                    self.entries[i] = Entry::default();
+                    self.set_entry(i, Entry::default());
                     self.used -= 1;
                     empty.get_or_insert(i);
                 }
@@ -310,9 +347,9 @@ impl Table {
         };
         let mut new = new;
         if target.is_some() {
-            new.amount = new.amount.max(self.entries[slot].amount);
+            new.amount = new.amount.max(self.entry(slot).amount);
         }
-        self.entries[slot] = new;
+        self.set_entry(slot, new);
     }
 }
 
@@ -345,13 +382,43 @@ mod tests {
     }
 
     #[test]
+    fn entries_pack_losslessly() {
+        let e = Entry {
+            key: u64::MAX - 5,
+            hand: Hand::EMPTY
+                .with_count(Pawn, 18)
+                .with_count(Rook, 2)
+                .with_count(Gold, 4),
+            pn: INF,
+            dn: INF - 1,
+            len: NO_MATE,
+            best: 0xfedc,
+            amount: u32::MAX,
+        };
+        let back = Entry::unpack(e.pack());
+        assert_eq!(
+            (
+                back.key,
+                back.hand,
+                back.pn,
+                back.dn,
+                back.len,
+                back.best,
+                back.amount
+            ),
+            (e.key, e.hand, e.pn, e.dn, e.len, e.best, e.amount)
+        );
+        assert_eq!(Entry::unpack([0; 4]).amount, 0, "a zeroed slot is empty");
+    }
+
+    #[test]
     fn replacement_keeps_memory_bounded() {
         let mut t = Table::new(1);
-        let n = t.entries.len();
+        let n = t.slots.len();
         for k in 0..(n as u64 * 4) {
             t.store_unknown(k, Hand::EMPTY, 5, 1, 1, None, (k % 7) as u32 + 1);
         }
-        assert_eq!(t.entries.len(), n);
+        assert_eq!(t.slots.len(), n);
         assert!(t.hashfull() <= 1000);
     }
 }
