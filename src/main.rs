@@ -212,6 +212,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// Moves in USI, space separated.
+fn usi_moves(moves: &[tsume_solver::Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCode {
     let pos = Position::from_setup(setup).expect("validated before");
     let ms = report.elapsed.as_millis() as u64;
@@ -251,14 +260,7 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
         match &report.outcome {
             Outcome::Mate { moves } => {
                 println!("mate in {}", moves.len());
-                println!(
-                    "{}",
-                    moves
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                );
+                println!("{}", usi_moves(moves));
                 println!("{}", notation::japanese_line(&pos, moves));
             }
             Outcome::NoMate => println!("no mate"),
@@ -276,14 +278,7 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
                         "a mate in {} was found but not proven shortest:",
                         moves.len()
                     );
-                    println!(
-                        "{}",
-                        moves
-                            .iter()
-                            .map(|m| m.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    );
+                    println!("{}", usi_moves(moves));
                 }
             }
         }

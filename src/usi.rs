@@ -511,8 +511,14 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
         report.nodes,
         nps(report.nodes, report.elapsed)
     );
-    match &report.outcome {
-        Outcome::Mate { moves } => {
+    let mate = match &report.outcome {
+        Outcome::Mate { moves } => Some(moves),
+        // Stopped while shortening a proven mate: answer with the mate found so far.
+        Outcome::Unknown(_) => report.mate_so_far.as_ref(),
+        Outcome::NoMate => None,
+    };
+    match mate {
+        Some(moves) => {
             out.line(&format!(
                 "{stats} score mate {} pv {}",
                 moves.len(),
@@ -523,34 +529,15 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
                 GoKind::Best => out.line(&format!("bestmove {}", moves[0])),
             }
         }
-        Outcome::NoMate => {
+        None => {
             out.line(&stats);
-            out.line(match kind {
-                GoKind::Mate => "checkmate nomate",
-                GoKind::Best => "bestmove resign",
+            let proven_no_mate = matches!(report.outcome, Outcome::NoMate);
+            out.line(match (kind, proven_no_mate) {
+                (GoKind::Mate, true) => "checkmate nomate",
+                (GoKind::Mate, false) => "checkmate timeout",
+                (GoKind::Best, _) => "bestmove resign",
             });
         }
-        Outcome::Unknown(_) => match &report.mate_so_far {
-            // Stopped while shortening a proven mate: answer with the mate found so far.
-            Some(moves) => {
-                out.line(&format!(
-                    "{stats} score mate {} pv {}",
-                    moves.len(),
-                    usi_line(moves)
-                ));
-                match kind {
-                    GoKind::Mate => out.line(&format!("checkmate {}", usi_line(moves))),
-                    GoKind::Best => out.line(&format!("bestmove {}", moves[0])),
-                }
-            }
-            None => {
-                out.line(&stats);
-                out.line(match kind {
-                    GoKind::Mate => "checkmate timeout",
-                    GoKind::Best => "bestmove resign",
-                });
-            }
-        },
     }
 }
 
