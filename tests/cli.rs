@@ -1,6 +1,6 @@
 //! The `tsume` binary, run as a user would: exit codes, stdout and error messages.
 
-use std::process::{Command, Output};
+mod common;
 
 const EXIT_BAD_INPUT: i32 = 2;
 
@@ -8,20 +8,7 @@ const EXIT_BAD_INPUT: i32 = 2;
 const MATE5_FIRST: &str =
     "l2gkg2l/2s3s2/p1nppp1pp/2p3p2/P4P1P1/4n3P/1PPPG1N2/1BKS2+s2/LN3+r3 w RBgl3p 72";
 
-fn tsume(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tsume"))
-        .args(args)
-        .output()
-        .expect("running the tsume binary")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, stdout, tsume};
 
 fn last_line(s: &str) -> &str {
     s.lines().last().unwrap_or("").trim()

@@ -4,25 +4,11 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use tsume_solver::kif::{self, Encoding, Ending};
 use tsume_solver::{csa, Move, Position, Setup};
 
-fn tsume(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tsume"))
-        .args(args)
-        .output()
-        .expect("running the tsume binary")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, stdout, tsume};
 
 /// `sfen [moves m…]` lines of a problem file.
 fn problems(name: &str) -> Vec<(Setup, Vec<String>)> {

@@ -8,8 +8,10 @@
 //! except under CI (`CI` set) or with `TSUME_REQUIRE_CHROMIUM=1`, where it fails.
 //! `TSUME_UPDATE_RENDER_REFS=1` rewrites the references from this machine's screenshots.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 const EXIT_BAD_INPUT: i32 = 2;
 const MATE3: &str = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
@@ -18,17 +20,7 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn tsume(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tsume"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("running the tsume binary")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, tsume};
 
 /// A fresh, empty scratch directory under the system temp dir.
 fn scratch(name: &str) -> PathBuf {

@@ -28,3 +28,20 @@ pub fn content_lines(text: &str) -> impl Iterator<Item = &str> {
         .map(|l| l.split('#').next().unwrap_or("").trim())
         .filter(|l| !l.is_empty())
 }
+
+/// Runs the `tsume` binary with `args` from the repository root.
+pub fn tsume(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("running the tsume binary")
+}
+
+pub fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}

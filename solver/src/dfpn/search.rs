@@ -21,6 +21,7 @@ use crate::hand::Hand;
 use crate::movegen::{self, CheckInfo};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::zobrist;
 
 /// A proof/disproof number that is not final saturates below [`INF`].
 const MAX_FINITE: u32 = INF - 1;
@@ -224,10 +225,18 @@ impl<'t> Search<'t> {
         self.pos.undo_move();
     }
 
-    /// Whether the position after `m` repeats one on the path (the path depth if so).
+    /// The board key and attacker hand of the position after `m` (its table key), and the
+    /// path depth of the position it repeats, if any: the board key is computed once.
     #[inline]
-    fn repetition_after(&self, m: Move) -> Option<u32> {
-        self.path.get(&self.pos.full_key_after(m)).copied()
+    fn child_key(&self, m: Move) -> (u64, Hand, Option<u32>) {
+        let key = self.pos.board_key_after(m);
+        let mut hands = [self.pos.hand(Color::Black), self.pos.hand(Color::White)];
+        hands[self.pos.side_to_move().index()] = self.pos.hand_after(m);
+        let repeats = self
+            .path
+            .get(&zobrist::full_key(key, hands[0], hands[1]))
+            .copied();
+        (key, hands[self.attacker.index()], repeats)
     }
 
     #[inline]
@@ -330,18 +339,15 @@ impl<'t> Search<'t> {
                 hand: Hand::EMPTY,
                 rep_depth: u32::MAX,
             };
-            if let Some(d) = self.repetition_after(m) {
+            let (child_key, child_hand, repeats) = self.child_key(m);
+            if let Some(d) = repeats {
                 c.pn = INF;
                 c.dn = 0;
                 c.len = NO_MATE;
                 c.hand = hands::max_hand();
                 c.rep_depth = d;
             } else {
-                let p = self.table.probe(
-                    self.pos.board_key_after(m),
-                    self.pos.hand_after(m),
-                    below(remaining),
-                );
+                let p = self.table.probe(child_key, child_hand, below(remaining));
                 if p.found {
                     c.pn = p.pn;
                     c.dn = p.dn;
@@ -510,16 +516,15 @@ impl<'t> Search<'t> {
                 hand: Hand::EMPTY,
                 rep_depth: u32::MAX,
             };
-            if let Some(d) = self.repetition_after(m) {
+            let (child_key, child_hand, repeats) = self.child_key(m);
+            if let Some(d) = repeats {
                 c.pn = INF;
                 c.dn = 0;
                 c.len = NO_MATE;
                 c.hand = hands::max_hand();
                 c.rep_depth = d;
             } else {
-                let p = self
-                    .table
-                    .probe(self.pos.board_key_after(m), hand, below(remaining));
+                let p = self.table.probe(child_key, child_hand, below(remaining));
                 c.pn = p.pn;
                 c.dn = p.dn;
                 c.len = p.len;
