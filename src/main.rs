@@ -3,6 +3,7 @@
 mod input;
 mod render;
 mod usi;
+mod verify;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -11,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use tsume_solver::dfpn::search::Stop;
 use tsume_solver::dfpn::{self, Outcome, SolveOptions, SolveReport};
 use tsume_solver::perft::{perft, PerftMode};
-use tsume_solver::{notation, Position, Setup};
+use tsume_solver::{notation, tsume, Position, Setup};
 
 #[derive(Parser)]
 #[command(
@@ -52,8 +53,9 @@ enum Command {
         /// What to print: text, or the solution as a KIF or CSA record.
         #[arg(long, value_enum, default_value_t = input::Output::Text, conflicts_with = "json")]
         output: input::Output,
-        /// Length convention.
-        #[arg(long, value_enum, default_value_t = Rules::Raw)]
+        /// Length convention: tsume (useless interpositions not counted, the problem-book
+        /// answer) or raw (every legal defence counts).
+        #[arg(long, value_enum, default_value_t = Rules::Tsume)]
         rules: Rules,
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
@@ -70,6 +72,32 @@ enum Command {
         /// Give the defender every piece not on the board or in the attacker's hand.
         #[arg(long)]
         fill_defender_hand: bool,
+    },
+    /// Check problems for soundness (rules doc §3): exact length, best play (変長), no
+    /// leftover (駒余り), unique (余詰), no unnecessary piece (不要駒). Exit code: 0 when
+    /// every problem is sound, 1 when any is flawed or unproven, 2 for bad input.
+    Verify {
+        /// A file with one problem per line (`<sfen> [moves <usi>…]`, or a pack's JSON
+        /// lines with `sfen` and `solution`), or `-` for stdin.
+        input: String,
+        /// Nodes per sub-search; a search that runs out makes the verdict "unproven".
+        #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        budget: u64,
+        /// Transposition tables per problem in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+        /// Problems verified in parallel (each with its own tables).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Skip the unnecessary-piece (不要駒) check (the most expensive one).
+        #[arg(long)]
+        skip_unnecessary: bool,
+        /// Give the defender every piece not on the board or in the attacker's hand.
+        #[arg(long)]
+        fill_defender_hand: bool,
+        /// One JSON object per problem instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Run as a USI engine on stdin/stdout (`go mate` answers `checkmate …`).
     Usi,
@@ -91,6 +119,8 @@ enum Command {
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Rules {
+    /// Useless interpositions (無駄合) neither count nor appear (rules doc §2).
+    Tsume,
     /// Every legal defence counts, useless interpositions included (KomoringHeights style).
     Raw,
 }
@@ -127,6 +157,25 @@ fn main() -> ExitCode {
             usi::run();
             ExitCode::SUCCESS
         }
+        Command::Verify {
+            input,
+            budget,
+            hash,
+            threads,
+            skip_unnecessary,
+            fill_defender_hand,
+            json,
+        } => run_verify(
+            &input,
+            tsume::verify::VerifyOptions {
+                budget,
+                hash_mb: hash as usize,
+                check_unnecessary: !skip_unnecessary,
+            },
+            threads as usize,
+            fill_defender_hand,
+            json,
+        ),
         Command::Render {
             input,
             out,
@@ -174,7 +223,6 @@ fn main() -> ExitCode {
             format,
             output,
         } => {
-            let _ = rules;
             let mut setup: Setup = match input::load_setup(&sfen, format) {
                 Ok(s) => s,
                 Err(e) => return bad_input(e),
@@ -203,12 +251,64 @@ fn main() -> ExitCode {
                 time_limit,
                 ..SolveOptions::default()
             };
-            let report = dfpn::solve(&pos, &options);
+            let (report, tsume_extras) = match rules {
+                Rules::Raw => (dfpn::solve(&pos, &options), None),
+                Rules::Tsume => {
+                    let t = tsume::solve(&pos, &options);
+                    (t.report, Some((t.raw_length, t.final_alternatives)))
+                }
+            };
             match output {
-                input::Output::Text => print_solve_report(&setup, &report, json),
+                input::Output::Text => {
+                    print_solve_report(&setup, &report, json, tsume_extras.as_ref())
+                }
                 _ => input::print_record(&setup, &report, output),
             }
         }
+    }
+}
+
+fn run_verify(
+    input: &str,
+    options: tsume::verify::VerifyOptions,
+    threads: usize,
+    fill_defender_hand: bool,
+    json: bool,
+) -> ExitCode {
+    let read = if input == "-" {
+        verify::read_problems(std::io::stdin().lock(), fill_defender_hand)
+    } else {
+        match std::fs::File::open(input) {
+            Ok(f) => verify::read_problems(std::io::BufReader::new(f), fill_defender_hand),
+            Err(e) => return bad_input(format!("{input}: {e}")),
+        }
+    };
+    let (problems, errors) = match read {
+        Ok(r) => r,
+        Err(e) => return bad_input(format!("{input}: {e}")),
+    };
+    for (line, e) in &errors {
+        eprintln!("tsume: {input}: line {line}: {e}");
+    }
+    let (sound, flawed, unproven) = match verify::run(&problems, &options, json, threads) {
+        Ok(c) => c,
+        Err(e) => return bad_input(e),
+    };
+    eprintln!(
+        "{} problems: {sound} sound, {flawed} flawed, {unproven} unproven{}",
+        problems.len(),
+        if errors.is_empty() {
+            String::new()
+        } else {
+            format!(", {} unreadable lines", errors.len())
+        }
+    );
+    if !errors.is_empty() {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else if flawed + unproven > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -221,7 +321,15 @@ fn usi_moves(moves: &[tsume_solver::Move]) -> String {
         .join(" ")
 }
 
-fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCode {
+/// What a tsume-rules solve adds: the raw length and the other mating last moves.
+type TsumeExtras = (Option<u16>, Vec<tsume_solver::Move>);
+
+fn print_solve_report(
+    setup: &Setup,
+    report: &SolveReport,
+    json: bool,
+    tsume_extras: Option<&TsumeExtras>,
+) -> ExitCode {
     let pos = Position::from_setup(setup).expect("validated before");
     let ms = report.elapsed.as_millis() as u64;
     let nps = (report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9)) as u64;
@@ -231,7 +339,17 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
         Outcome::Unknown(_) => ("unknown", 3),
     };
     if json {
-        let mut obj = serde_json::json!({ "status": status, "nodes": report.nodes, "time_ms": ms });
+        let rules = if tsume_extras.is_some() {
+            "tsume"
+        } else {
+            "raw"
+        };
+        let mut obj = serde_json::json!({
+            "status": status,
+            "rules": rules,
+            "nodes": report.nodes,
+            "time_ms": ms,
+        });
         if let Some(moves) = &report.mate_so_far {
             // Stopped while proving the shortest: a real mate, but not proven shortest.
             obj["mate_so_far"] = moves
@@ -247,7 +365,15 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
                 .map(|m| m.to_string())
                 .collect::<Vec<_>>()
                 .into();
-            // The mates proven on the way to the shortest, as [length, nodes so far].
+            if let Some((raw_length, alternatives)) = tsume_extras {
+                obj["raw_length"] = (*raw_length).into();
+                obj["final_alternatives"] = alternatives
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .into();
+            }
+            // The raw mates proven on the way to the shortest, as [length, nodes so far].
             obj["proofs"] = report
                 .proofs
                 .iter()
@@ -262,6 +388,14 @@ fn print_solve_report(setup: &Setup, report: &SolveReport, json: bool) -> ExitCo
                 println!("mate in {}", moves.len());
                 println!("{}", usi_moves(moves));
                 println!("{}", notation::japanese_line(&pos, moves));
+                if let Some((raw_length, alternatives)) = tsume_extras {
+                    if let Some(raw) = raw_length.filter(|&r| r as usize != moves.len()) {
+                        println!("raw length {raw} (useless interpositions counted)");
+                    }
+                    if !alternatives.is_empty() {
+                        println!("other mating last moves: {}", usi_moves(alternatives));
+                    }
+                }
             }
             Outcome::NoMate => println!("no mate"),
             Outcome::Unknown(stop) => {

@@ -19,6 +19,7 @@ pub mod piece;
 pub mod position;
 pub mod setup;
 pub mod square;
+pub mod tsume;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -319,6 +319,52 @@ pub fn generate_evasions<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
     generate_drops(pos, sink, |_| blocks)
 }
 
+/// The squares where the side to move, in check, could interpose (中合/移動合): strictly
+/// between its king and a single ranged checker. Empty when not in check, in double check,
+/// or checked from an adjacent square.
+pub fn interposition_squares(pos: &Position) -> Bitboard {
+    let checkers = pos.checkers();
+    if checkers.is_empty() || checkers.has_more_than_one() {
+        return Bitboard::EMPTY;
+    }
+    match pos.king(pos.side_to_move()) {
+        Some(ksq) => between(ksq, checkers.single()),
+        None => Bitboard::EMPTY,
+    }
+}
+
+/// Whether the evasion `m` is an interposition: a drop or a non-king move onto one of the
+/// `squares` from [`interposition_squares`].
+#[inline]
+pub fn is_interposition(pos: &Position, squares: Bitboard, m: Move) -> bool {
+    squares.contains(m.to()) && (m.is_drop() || pos.king(pos.side_to_move()) != m.from())
+}
+
+/// The legal evasions that are not interpositions: king moves and captures of the checker.
+/// (The defence set of the game in which the defender may never interpose, whose mate
+/// length bounds the tsume length from below.)
+pub fn generate_evasions_without_interpositions<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
+    debug_assert!(pos.in_check());
+    let us = pos.side_to_move();
+    let ksq = pos.king(us).expect("in check implies a king");
+    if !generate_king_moves(pos, sink, ksq, Bitboard::ALL) {
+        return false;
+    }
+    let checkers = pos.checkers();
+    if checkers.has_more_than_one() {
+        return true;
+    }
+    let checker = checkers.single();
+    let movers = pos.pieces(us).without(ksq).and_not(pos.pinned());
+    for from in pos.attackers_to(us, checker, pos.occupied()) & movers {
+        let kind = pos.piece_at(from).expect("own piece").kind;
+        if !push_board_move(sink, us, kind, from, checker, |_| true) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Every legal move that gives check.
 pub fn generate_checks<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
     let ci = CheckInfo::new(pos);

@@ -398,6 +398,24 @@ impl Position {
         self.move_number
     }
 
+    /// The pieces of the full set (by unpromoted kind, kings excluded) that are neither on
+    /// the board nor in a hand.
+    pub fn missing_pieces(&self) -> Hand {
+        let mut missing = Hand::EMPTY;
+        for kind in PieceKind::HAND {
+            let on_board = self.pieces_of_kind(kind).count()
+                + if kind.can_promote() {
+                    self.pieces_of_kind(kind.promote()).count()
+                } else {
+                    0
+                };
+            let held = self.hands[0].count(kind) + self.hands[1].count(kind);
+            let total = kind.full_set_count() as u32;
+            missing = missing.with_count(kind, total.saturating_sub(on_board + held));
+        }
+        missing
+    }
+
     /// Key of the board and side to move (hands excluded).
     #[inline]
     pub fn board_key(&self) -> u64 {

@@ -83,13 +83,17 @@ pub fn solve(pos: &Position, options: &SolveOptions) -> SolveReport {
 
 /// [`solve`] with a caller-provided table (it is not cleared).
 pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Table) -> SolveReport {
-    // The search recurses once per ply, and problems run to well over a thousand plies:
-    // run it on a thread of its own with a stack to match, whatever thread called us.
+    on_search_thread(|| solve_on_this_thread(pos, options, table))
+}
+
+/// Runs `f` on a thread of its own with a stack for deep searches: the search recurses once
+/// per ply, and problems run to well over a thousand plies, whatever thread called us.
+pub fn on_search_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .name("tsume-search".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn_scoped(scope, || solve_on_this_thread(pos, options, table))
+            .spawn_scoped(scope, f)
             .expect("spawning the search thread");
         handle
             .join()
@@ -101,7 +105,13 @@ pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Tabl
 /// (only the pages used are ever touched).
 const SEARCH_STACK_BYTES: usize = 1 << 30;
 
-fn solve_on_this_thread(pos: &Position, options: &SolveOptions, table: &mut Table) -> SolveReport {
+/// [`solve_with_table`] on the calling thread (which must have a deep enough stack, e.g.
+/// one started by [`on_search_thread`]); `options.hash_mb` is not used.
+pub fn solve_on_this_thread(
+    pos: &Position,
+    options: &SolveOptions,
+    table: &mut Table,
+) -> SolveReport {
     let start = Instant::now();
     let deadline = options.time_limit.map(|t| start + t);
     let mut root = pos.clone();
@@ -219,7 +229,9 @@ fn proven_len_after(search: &Search, m: Move, remaining: u16) -> Option<u16> {
     } else {
         pos.hand(search.attacker)
     };
-    let p = search.table.probe(pos.board_key_after(m), hand, remaining);
+    let p = search
+        .table
+        .probe(pos.board_key_after(m) ^ search.salt, hand, remaining);
     (p.kind() == Kind::Proven).then_some(p.len)
 }
 

@@ -76,6 +76,17 @@ fn below(remaining: u16) -> u16 {
     }
 }
 
+/// The table-key salt of a position: zero when every piece of the set is on the board or in
+/// a hand (the usual problem), else a mix of the pieces missing from the game.
+pub fn table_salt(pos: &Position) -> u64 {
+    let missing = pos.missing_pieces();
+    if missing.is_empty() {
+        0
+    } else {
+        zobrist::hands_key(missing, Hand::EMPTY) | 2
+    }
+}
+
 /// The threshold for the best child: a little above the second best (the 1+ε trick of
 /// Pawlewicz and Lew), so that the search does not flip between two close children.
 #[inline]
@@ -150,10 +161,26 @@ impl Child {
     }
 }
 
+/// Which defences an AND node considers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Defences {
+    /// Every legal evasion (the game itself).
+    #[default]
+    All,
+    /// Every evasion but interpositions: a game more favourable to the attacker, whose
+    /// mate length is a lower bound of the tsume length (see `crate::tsume`).
+    NoInterpositions,
+}
+
 pub struct Search<'t> {
     pub table: &'t mut Table,
     pub pos: Position,
     pub attacker: Color,
+    pub defences: Defences,
+    /// XORed into every table key: it tells apart positions of the same board and attacker
+    /// hand whose defender hands differ because pieces left the game (the tsume rules'
+    /// "captured piece never used" positions), which hand superiority must not mix.
+    pub salt: u64,
     /// Full keys of the positions on the current path, with their path depth.
     path: HashMap<u64, u32>,
     depth: u32,
@@ -191,14 +218,29 @@ pub struct Progress {
 
 impl<'t> Search<'t> {
     pub fn new(table: &'t mut Table, pos: Position, limits: Limits) -> Search<'t> {
-        let start = Instant::now();
         let attacker = pos.side_to_move();
+        Search::with_rules(table, pos, attacker, limits, Defences::All)
+    }
+
+    /// A search of `pos` (either side to move) for a mate by `attacker`, the defender
+    /// choosing among `defences`.
+    pub fn with_rules(
+        table: &'t mut Table,
+        pos: Position,
+        attacker: Color,
+        limits: Limits,
+        defences: Defences,
+    ) -> Search<'t> {
+        let start = Instant::now();
+        let salt = table_salt(&pos);
         let mut path = HashMap::new();
         path.insert(pos.full_key(), 0);
         Search {
             table,
             pos,
             attacker,
+            defences,
+            salt,
             path,
             depth: 0,
             nodes: 0,
@@ -229,12 +271,12 @@ impl<'t> Search<'t> {
     /// path depth of the position it repeats, if any: the board key is computed once.
     #[inline]
     fn child_key(&self, m: Move) -> (u64, Hand, Option<u32>) {
-        let key = self.pos.board_key_after(m);
+        let key = self.pos.board_key_after(m) ^ self.salt;
         let mut hands = [self.pos.hand(Color::Black), self.pos.hand(Color::White)];
         hands[self.pos.side_to_move().index()] = self.pos.hand_after(m);
         let repeats = self
             .path
-            .get(&zobrist::full_key(key, hands[0], hands[1]))
+            .get(&zobrist::full_key(key ^ self.salt, hands[0], hands[1]))
             .copied();
         (key, hands[self.attacker.index()], repeats)
     }
@@ -316,7 +358,7 @@ impl<'t> Search<'t> {
     /// Attacker to move: some check must lead to mate.
     fn or_node(&mut self, remaining: u16, th_pn: u32, th_dn: u32) -> NodeResult {
         self.tick();
-        let key = self.pos.board_key();
+        let key = self.pos.board_key() ^ self.salt;
         let hand = self.pos.hand(self.attacker);
         if remaining == 0 {
             return NodeResult::disproven(0, hands::max_hand(), u32::MAX, 1);
@@ -453,16 +495,16 @@ impl<'t> Search<'t> {
         let mut count = EvasionCounter::default();
         if remaining <= 1 {
             // Only "mated or not" matters at the horizon: stop at the first evasion.
-            if movegen::has_legal_move(&self.pos) {
+            if self.has_defence() {
                 count.moves = 1;
             }
         } else {
-            movegen::generate_evasions(&self.pos, &mut count);
+            self.generate_defences(&mut count);
         }
         if count.moves == 0 {
             let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
             self.table
-                .store_proven(self.pos.board_key(), proof, 0, None, 1);
+                .store_proven(self.pos.board_key() ^ self.salt, proof, 0, None, 1);
             c.pn = 0;
             c.dn = INF;
             c.len = 0;
@@ -479,19 +521,45 @@ impl<'t> Search<'t> {
         self.pos.undo_move();
     }
 
+    /// The defender's moves at an AND node, as `defences` allows.
+    #[inline]
+    fn generate_defences<S: movegen::MoveSink>(&self, sink: &mut S) {
+        match self.defences {
+            Defences::All => {
+                movegen::generate_evasions(&self.pos, sink);
+            }
+            Defences::NoInterpositions => {
+                movegen::generate_evasions_without_interpositions(&self.pos, sink);
+            }
+        }
+    }
+
+    /// Whether the defender has a move at all (among `defences`).
+    #[inline]
+    fn has_defence(&self) -> bool {
+        match self.defences {
+            Defences::All => movegen::has_legal_move(&self.pos),
+            Defences::NoInterpositions => {
+                let mut first = movegen::FirstMove(None);
+                movegen::generate_evasions_without_interpositions(&self.pos, &mut first);
+                first.0.is_some()
+            }
+        }
+    }
+
     /// Defender to move (in check): every evasion must lead to mate.
     fn and_node(&mut self, remaining: u16, th_pn: u32, th_dn: u32) -> NodeResult {
         self.tick();
-        let key = self.pos.board_key();
+        let key = self.pos.board_key() ^ self.salt;
         let hand = self.pos.hand(self.attacker);
         let mut moves = MoveList::new();
         if remaining <= 1 {
             // At the horizon only "mated or not" matters: stop at the first evasion.
-            if movegen::has_legal_move(&self.pos) {
+            if self.has_defence() {
                 return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
             }
         } else {
-            movegen::generate_evasions(&self.pos, &mut moves);
+            self.generate_defences(&mut moves);
         }
         if moves.is_empty() {
             let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);

@@ -1,0 +1,307 @@
+//! The tsume-rules mate predicate: "is this position mate within `r` plies when useless
+//! interpositions (無駄合) do not count?", decided exactly by the rules doc's definition.
+//!
+//! Two df-pn games bound the tsume length `T` of a position:
+//! - the *raw* game (every evasion counts) is at least as long: mate within `r` there
+//!   proves tsume mate within `r`, and no raw mate at all means no tsume mate;
+//! - the game where the defender may never interpose is at most as long: no mate within `r`
+//!   there disproves tsume mate within `r`.
+//!
+//! Only where the bounds disagree does the evaluator expand the node itself and apply the
+//! definition: at a defender node with budget `r`, every defence other than an
+//! interposition must be mate within `r − 1`; an interposition at `s` must be mate within
+//! `r − 1` too, unless it is useless: the defences other than interpositions already need
+//! the full `r` plies (`W0 = r`), and some check capturing on `s` leads to a position that
+//! is mate within `r` with the captured piece taken out of the attacker's hand (the piece
+//! never used). An interposition that is useless relative to a shorter `W0` adds at most
+//! one ply to its own branch and is then within `r − 1` anyway, so `W0 = r` is the only case
+//! where the rule changes the answer.
+//!
+//! Results are memoised per exact position (both hands) and budget: the tsume predicate is
+//! not monotone in the attacker's hand (a bigger hand can shorten `W0` and turn a useless
+//! interposition into an effective one), so no hand superiority is used here. Within a
+//! budget the predicate does not depend on the path (a mate within a bound never needs to
+//! repeat a position), so no repetition bookkeeping is needed either.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::color::Color;
+use crate::dfpn::search::{Defences, Limits, Search, Stop};
+use crate::dfpn::table::{Kind, Table, NO_MATE};
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+
+/// A value, or the limit that stopped the search before it was known.
+pub type Eval<T> = Result<T, Stop>;
+
+/// Bounds on the work of an [`Evaluator`].
+#[derive(Clone, Default)]
+pub struct EvalLimits {
+    /// Nodes per df-pn sub-search (the verifier's `--budget`).
+    pub per_search: Option<u64>,
+    /// Nodes in all.
+    pub total: Option<u64>,
+    pub deadline: Option<Instant>,
+    pub stop_flag: Option<Arc<AtomicBool>>,
+}
+
+/// Decides tsume-rules mate predicates for positions of one problem (one attacker).
+pub struct Evaluator<'t> {
+    raw: &'t mut Table,
+    no_interposition: &'t mut Table,
+    memo: HashMap<(u64, u16), bool>,
+    pub attacker: Color,
+    pub limits: EvalLimits,
+    /// Nodes searched by every sub-search so far.
+    pub nodes: u64,
+    /// Nodes expanded by the evaluator itself (where the two bounds disagreed).
+    pub expanded: u64,
+}
+
+impl<'t> Evaluator<'t> {
+    /// `raw` may already hold results of a raw search of the same problem (it is shared);
+    /// `no_interposition` must only ever be used for the no-interposition game.
+    pub fn new(
+        raw: &'t mut Table,
+        no_interposition: &'t mut Table,
+        attacker: Color,
+        limits: EvalLimits,
+    ) -> Evaluator<'t> {
+        Evaluator {
+            raw,
+            no_interposition,
+            memo: HashMap::new(),
+            attacker,
+            limits,
+            nodes: 0,
+            expanded: 0,
+        }
+    }
+
+    /// A df-pn search of `pos` within `remaining` plies in the chosen game.
+    fn dfpn(&mut self, pos: &Position, remaining: u16, defences: Defences) -> Eval<(Kind, u16)> {
+        let table = match defences {
+            Defences::All => &mut *self.raw,
+            Defences::NoInterpositions => &mut *self.no_interposition,
+        };
+        let left = self.limits.total.map(|t| t.saturating_sub(self.nodes));
+        let node_limit = match (self.limits.per_search, left) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if node_limit == Some(0) {
+            return Err(Stop::Nodes);
+        }
+        let limits = Limits {
+            node_limit,
+            deadline: self.limits.deadline,
+            stop_flag: self.limits.stop_flag.clone(),
+            on_progress: None,
+        };
+        let mut root = pos.clone();
+        root.clear_history();
+        let mut search = Search::with_rules(table, root, self.attacker, limits, defences);
+        let r = search.solve_current(remaining);
+        self.nodes += search.nodes;
+        match (r.kind(), search.stopped) {
+            (Kind::Unknown, stop) => Err(stop.unwrap_or(Stop::Nodes)),
+            (kind, _) => Ok((kind, r.len)),
+        }
+    }
+
+    /// Whether the raw game has a mate at all from `pos` (any length).
+    pub fn raw_mate_exists(&mut self, pos: &Position) -> Eval<bool> {
+        let (kind, _) = self.dfpn(pos, crate::dfpn::MAX_LENGTH, Defences::All)?;
+        Ok(kind == Kind::Proven)
+    }
+
+    /// The quick answer of the two bounding games, if they settle it.
+    fn bounds(&mut self, pos: &Position, r: u16) -> Eval<Option<bool>> {
+        if r > 0 {
+            match self.dfpn(pos, r, Defences::All)? {
+                (Kind::Proven, _) => return Ok(Some(true)),
+                (Kind::Disproven, NO_MATE) => return Ok(Some(false)),
+                _ => {}
+            }
+        }
+        match self.dfpn(pos, r, Defences::NoInterpositions)? {
+            (Kind::Disproven, _) => Ok(Some(false)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Attacker to move: is there a check after which the defender is tsume-mated within
+    /// `r − 1` plies?
+    pub fn mate_or(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
+        if r < 1 {
+            return Ok(false);
+        }
+        let key = (pos.full_key(), r as u16);
+        if let Some(&v) = self.memo.get(&key) {
+            return Ok(v);
+        }
+        let value = match self.bounds(pos, r as u16)? {
+            Some(v) => v,
+            None => {
+                self.expanded += 1;
+                let mut checks = MoveList::new();
+                movegen::generate_checks(pos, &mut checks);
+                let mut found = false;
+                for &m in checks.iter() {
+                    pos.do_move(m);
+                    let ok = self.mate_and(pos, r - 1);
+                    pos.undo_move();
+                    if ok? {
+                        found = true;
+                        break;
+                    }
+                }
+                found
+            }
+        };
+        self.memo.insert(key, value);
+        Ok(value)
+    }
+
+    /// Defender to move, in check: is it tsume-mated within `r` plies (useless
+    /// interpositions not counted)?
+    pub fn mate_and(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
+        if r < 0 {
+            return Ok(false);
+        }
+        let mut evasions = MoveList::new();
+        movegen::generate_evasions(pos, &mut evasions);
+        if evasions.is_empty() {
+            return Ok(true);
+        }
+        let key = (pos.full_key(), r as u16);
+        if let Some(&v) = self.memo.get(&key) {
+            return Ok(v);
+        }
+        let value = match self.bounds(pos, r as u16)? {
+            Some(v) => v,
+            None => {
+                self.expanded += 1;
+                self.expand_and(pos, r, &evasions)?
+            }
+        };
+        self.memo.insert(key, value);
+        Ok(value)
+    }
+
+    /// The rules doc's definition at a defender node the bounds did not settle.
+    fn expand_and(&mut self, pos: &mut Position, r: i32, evasions: &MoveList) -> Eval<bool> {
+        let squares = movegen::interposition_squares(pos);
+        let (interpositions, others): (Vec<Move>, Vec<Move>) = evasions
+            .iter()
+            .partition(|&&m| movegen::is_interposition(pos, squares, m));
+        for &d in &others {
+            pos.do_move(d);
+            let ok = self.mate_or(pos, r - 1);
+            pos.undo_move();
+            if !ok? {
+                return Ok(false);
+            }
+        }
+        let mut others_need_all: Option<bool> = None;
+        for &d in &interpositions {
+            pos.do_move(d);
+            let outcome = self.interposition_fails(pos, r, d, &others, &mut others_need_all);
+            pos.undo_move();
+            if outcome? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// After the interposition `d` (played on `pos`): whether it refutes "mate within `r`"
+    /// at its parent, i.e. is neither mate within `r − 1` nor useless.
+    fn interposition_fails(
+        &mut self,
+        pos: &mut Position,
+        r: i32,
+        d: Move,
+        others: &[Move],
+        others_need_all: &mut Option<bool>,
+    ) -> Eval<bool> {
+        if self.mate_or(pos, r - 1)? {
+            return Ok(false);
+        }
+        // W0 = r: some defence other than an interposition is not mate within r − 3 (or,
+        // with none, r = 0).
+        let w0_is_r = match *others_need_all {
+            Some(v) => v,
+            None => {
+                let v = self.others_need(pos, r, others)?;
+                *others_need_all = Some(v);
+                v
+            }
+        };
+        if !w0_is_r {
+            return Ok(true);
+        }
+        Ok(!self.captured_and_mated(pos, d.to(), r)?)
+    }
+
+    /// With the interposition undone temporarily: whether some defence in `others` is not
+    /// mate within `r − 3` (then the defences other than interpositions need all `r` plies).
+    fn others_need(&mut self, pos: &mut Position, r: i32, others: &[Move]) -> Eval<bool> {
+        if others.is_empty() {
+            return Ok(r == 0);
+        }
+        let d = pos.last_move().expect("the interposition was played");
+        pos.undo_move();
+        let mut result = Ok(false);
+        for &o in others {
+            pos.do_move(o);
+            let short = self.mate_or(pos, r - 3);
+            pos.undo_move();
+            match short {
+                Ok(true) => {}
+                Ok(false) => {
+                    result = Ok(true);
+                    break;
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        pos.do_move(d);
+        result
+    }
+
+    /// After an interposition on `s`: whether some check capturing on `s` leads to a
+    /// position that is mate within `r` with the captured piece out of the attacker's hand.
+    fn captured_and_mated(
+        &mut self,
+        pos: &mut Position,
+        s: crate::square::Square,
+        r: i32,
+    ) -> Eval<bool> {
+        let mut checks = MoveList::new();
+        movegen::generate_checks(pos, &mut checks);
+        for &c in checks.iter().filter(|m| m.to() == s) {
+            let Some(captured) = pos.captured_piece(c) else {
+                continue;
+            };
+            pos.do_move(c);
+            let mut setup = pos.to_setup();
+            pos.undo_move();
+            let slot = &mut setup.hands[self.attacker.index()][captured.kind.unpromote().index()];
+            *slot = slot.saturating_sub(1);
+            let mut unused = Position::from_setup(&setup)
+                .expect("removing a hand piece keeps a legal position legal");
+            if self.mate_and(&mut unused, r)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}

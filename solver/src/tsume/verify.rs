@@ -1,0 +1,551 @@
+//! Soundness of a tsume problem (rules doc §3): legal set-up, exact length, best play
+//! (no 変長), no leftover hand pieces (駒余り), unique (no 余詰), no unnecessary piece
+//! (不要駒). Every check is a search under a node budget; a budget exhausted makes the
+//! verdict "unproven", never "sound".
+
+use std::fmt;
+
+use super::{best_play_line, final_alternatives, tsume_length, EvalLimits, Evaluator};
+use crate::color::Color;
+use crate::dfpn::table::Table;
+use crate::dfpn::{self, Outcome, SolveOptions, Stop};
+use crate::hand::Hand;
+use crate::movegen::{self, CheckInfo};
+use crate::moves::{Move, MoveList};
+use crate::piece::PieceKind;
+use crate::position::Position;
+use crate::setup::Setup;
+use crate::square::Square;
+
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// Nodes per sub-search; one exhausted makes the verdict unproven.
+    pub budget: u64,
+    /// Transposition tables in MiB (shared by the raw and no-interposition games).
+    pub hash_mb: usize,
+    /// Check every piece for 不要駒 (the most expensive part).
+    pub check_unnecessary: bool,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            budget: 2_000_000,
+            hash_mb: 64,
+            check_unnecessary: true,
+        }
+    }
+}
+
+/// A piece that can be taken out of a problem: on a square, or in the attacker's hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceAt {
+    Board(Square, PieceKind),
+    Hand(PieceKind),
+}
+
+impl fmt::Display for PieceAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PieceAt::Board(sq, kind) => write!(f, "{} at {sq}", kind_letters(*kind)),
+            PieceAt::Hand(kind) => write!(f, "{} in hand", kind_letters(*kind)),
+        }
+    }
+}
+
+fn kind_letters(kind: PieceKind) -> String {
+    if kind.is_promoted() {
+        format!("+{}", kind.unpromote().sfen_letter())
+    } else {
+        kind.sfen_letter().to_string()
+    }
+}
+
+/// What is wrong with a problem. Plies are counted from 1 at the first attacker move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flaw {
+    /// Not a legal tsume set-up (rules doc §3.1).
+    SetUp(String),
+    /// No mate at all.
+    NoMate,
+    /// The claimed solution is not a mating line.
+    BadSolution { ply: usize, reason: String },
+    /// The best-play value differs from the claimed solution's length.
+    Length { best: usize, claimed: usize },
+    /// 変長: at this defender ply a longer defence than the solution's exists.
+    LongerDefence { ply: usize },
+    /// 駒余り: the attacker ends with these pieces in hand.
+    Leftover(Hand),
+    /// 余詰: at this attacker ply another check also mates.
+    SecondSolution { ply: usize, mv: Move },
+    /// 不要駒: the problem stays sound without this piece.
+    Unnecessary(PieceAt),
+    /// A search ran out of budget (or time) deciding this.
+    Unproven(String),
+}
+
+impl Flaw {
+    /// A stable machine name.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Flaw::SetUp(_) => "setup",
+            Flaw::NoMate => "nomate",
+            Flaw::BadSolution { .. } => "bad-solution",
+            Flaw::Length { .. } => "length",
+            Flaw::LongerDefence { .. } => "henchou",
+            Flaw::Leftover(_) => "leftover",
+            Flaw::SecondSolution { .. } => "yozume",
+            Flaw::Unnecessary(_) => "unnecessary-piece",
+            Flaw::Unproven(_) => "unproven",
+        }
+    }
+
+    /// The ply the flaw is at, if it has one.
+    pub fn ply(&self) -> Option<usize> {
+        match self {
+            Flaw::BadSolution { ply, .. }
+            | Flaw::LongerDefence { ply }
+            | Flaw::SecondSolution { ply, .. } => Some(*ply),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Flaw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Flaw::SetUp(why) => write!(f, "set-up: {why}"),
+            Flaw::NoMate => write!(f, "no mate"),
+            Flaw::BadSolution { ply, reason } => write!(f, "solution: ply {ply}: {reason}"),
+            Flaw::Length { best, claimed } => write!(
+                f,
+                "length: best play is {best} plies, the solution has {claimed}"
+            ),
+            Flaw::LongerDefence { ply } => {
+                write!(f, "変長 at ply {ply}: the defender has a longer defence")
+            }
+            Flaw::Leftover(hand) => write!(f, "駒余り: {}", hand.to_sfen(true)),
+            Flaw::SecondSolution { ply, mv } => write!(f, "余詰 at ply {ply}: {mv} also mates"),
+            Flaw::Unnecessary(piece) => write!(f, "不要駒: {piece}"),
+            Flaw::Unproven(what) => write!(f, "budget exhausted ({what})"),
+        }
+    }
+}
+
+/// The verdict on one problem.
+#[derive(Clone, Debug, Default)]
+pub struct Verdict {
+    pub flaws: Vec<Flaw>,
+    /// The best-play value under tsume rules, when proven.
+    pub length: Option<usize>,
+    /// The solution checked: the claimed one, or the best-play line found.
+    pub solution: Vec<Move>,
+    /// Other mating last moves (accepted answers).
+    pub final_alternatives: Vec<Move>,
+    /// Nodes searched in all.
+    pub nodes: u64,
+}
+
+impl Verdict {
+    pub fn is_sound(&self) -> bool {
+        self.flaws.is_empty()
+    }
+
+    pub fn is_unproven(&self) -> bool {
+        self.flaws.iter().any(|f| matches!(f, Flaw::Unproven(_)))
+    }
+}
+
+fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Nodes => "node budget",
+        Stop::Time => "time",
+        Stop::Requested => "stopped",
+    }
+}
+
+/// Checks the set-up rules of §3.1 that the position type does not already enforce.
+fn check_setup(setup: &Setup) -> Result<Position, Flaw> {
+    let pos = Position::from_setup(setup).map_err(|e| Flaw::SetUp(e.to_string()))?;
+    let defender = !pos.side_to_move();
+    if pos.king(defender).is_none() {
+        return Err(Flaw::SetUp("the defender has no king".into()));
+    }
+    let missing = pos.missing_pieces();
+    if !missing.is_empty() {
+        return Err(Flaw::SetUp(format!(
+            "the defender's hand is not the rest of the set (missing {})",
+            missing.to_sfen(true)
+        )));
+    }
+    Ok(pos)
+}
+
+/// Verifies one problem, with the claimed solution if given (USI moves).
+pub fn verify(setup: &Setup, claimed: Option<&[String]>, options: &VerifyOptions) -> Verdict {
+    let pos = match check_setup(setup) {
+        Ok(p) => p,
+        Err(flaw) => {
+            return Verdict {
+                flaws: vec![flaw],
+                ..Verdict::default()
+            }
+        }
+    };
+    let mut raw = Table::new(options.hash_mb.div_ceil(2).max(1));
+    let mut no_interposition = Table::new((options.hash_mb / 2).max(1));
+    dfpn::on_search_thread(|| {
+        let mut v = Verifier {
+            raw: &mut raw,
+            no_interposition: &mut no_interposition,
+            options,
+            nodes: 0,
+        };
+        let mut verdict = v.verify_position(&pos, claimed);
+        verdict.nodes = v.nodes;
+        verdict
+    })
+}
+
+struct Verifier<'a> {
+    raw: &'a mut Table,
+    no_interposition: &'a mut Table,
+    options: &'a VerifyOptions,
+    nodes: u64,
+}
+
+/// A problem's value and line, or why they are not known.
+enum Solved {
+    Mate { length: usize },
+    NoMate,
+    Unproven(Stop),
+}
+
+impl Verifier<'_> {
+    fn limits(&self) -> EvalLimits {
+        EvalLimits {
+            per_search: Some(self.options.budget),
+            ..EvalLimits::default()
+        }
+    }
+
+    /// The tsume value of `pos` (raw search first, then the evaluator).
+    fn value(&mut self, pos: &Position) -> Solved {
+        let options = SolveOptions {
+            hash_mb: 0,
+            node_limit: Some(self.options.budget),
+            ..SolveOptions::default()
+        };
+        let report = dfpn::solve_on_this_thread(pos, &options, self.raw);
+        self.nodes += report.nodes;
+        let raw_length = match report.outcome {
+            Outcome::Mate { moves } => moves.len(),
+            Outcome::NoMate => return Solved::NoMate,
+            Outcome::Unknown(stop) => return Solved::Unproven(stop),
+        };
+        let limits = self.limits();
+        let mut ev = Evaluator::new(self.raw, self.no_interposition, pos.side_to_move(), limits);
+        let mut root = pos.clone();
+        root.clear_history();
+        let r = tsume_length(&mut ev, &mut root, raw_length as i32);
+        self.nodes += ev.nodes;
+        match r {
+            Ok(length) => Solved::Mate {
+                length: length as usize,
+            },
+            Err(stop) => Solved::Unproven(stop),
+        }
+    }
+
+    fn verify_position(&mut self, pos: &Position, claimed: Option<&[String]>) -> Verdict {
+        let mut verdict = Verdict::default();
+        let length = match self.value(pos) {
+            Solved::Mate { length } => length,
+            Solved::NoMate => {
+                verdict.flaws.push(Flaw::NoMate);
+                return verdict;
+            }
+            Solved::Unproven(stop) => {
+                verdict
+                    .flaws
+                    .push(Flaw::Unproven(format!("mate length: {}", stop_name(stop))));
+                return verdict;
+            }
+        };
+        verdict.length = Some(length);
+        let attacker = pos.side_to_move();
+        let limits = self.limits();
+        let mut ev = Evaluator::new(self.raw, self.no_interposition, attacker, limits);
+        let mut root = pos.clone();
+        root.clear_history();
+
+        // The line to check: the claimed one, or the best-play line.
+        let line = match claimed {
+            Some(moves) => match replay_claimed(&mut ev, &root, moves) {
+                Ok(line) => {
+                    if line.len() != length {
+                        verdict.flaws.push(Flaw::Length {
+                            best: length,
+                            claimed: line.len(),
+                        });
+                    }
+                    line
+                }
+                Err(flaw) => {
+                    verdict.flaws.push(flaw);
+                    self.nodes += ev.nodes;
+                    return verdict;
+                }
+            },
+            None => {
+                let mut tries = 64;
+                match best_play_line(&mut ev, &mut root, length as i32, &mut tries) {
+                    Ok(line) => line,
+                    Err(stop) => {
+                        verdict.flaws.push(Flaw::Unproven(format!(
+                            "solution line: {}",
+                            stop_name(stop)
+                        )));
+                        self.nodes += ev.nodes;
+                        return verdict;
+                    }
+                }
+            }
+        };
+        verdict.solution = line.clone();
+
+        let mut flaws = Vec::new();
+        let outcome = (|| -> Result<(), Stop> {
+            if claimed.is_some() {
+                if let Some(ply) = longer_defence(&mut ev, &mut root, &line)? {
+                    flaws.push(Flaw::LongerDefence { ply });
+                }
+            }
+            let end_hand = hand_at_end(&root, &line, attacker);
+            if !end_hand.is_empty() {
+                flaws.push(Flaw::Leftover(end_hand));
+            }
+            Ok(())
+        })();
+        if let Err(stop) = outcome {
+            flaws.push(Flaw::Unproven(format!("変長: {}", stop_name(stop))));
+        }
+        match second_solution(&mut ev, &mut root, &line) {
+            Ok(Some((ply, mv))) => flaws.push(Flaw::SecondSolution { ply, mv }),
+            Ok(None) => {}
+            Err(stop) => flaws.push(Flaw::Unproven(format!("余詰: {}", stop_name(stop)))),
+        }
+        match final_alternatives(&mut ev, &mut root, &line) {
+            Ok(alternatives) => verdict.final_alternatives = alternatives,
+            Err(stop) => flaws.push(Flaw::Unproven(format!(
+                "final alternatives: {}",
+                stop_name(stop)
+            ))),
+        }
+        self.nodes += ev.nodes;
+        verdict.flaws.extend(flaws);
+
+        if self.options.check_unnecessary && verdict.flaws.is_empty() {
+            for piece in removable_pieces(pos) {
+                match self.sound_without(pos, piece, length) {
+                    Ok(true) => verdict.flaws.push(Flaw::Unnecessary(piece)),
+                    Ok(false) => {}
+                    Err(stop) => verdict.flaws.push(Flaw::Unproven(format!(
+                        "不要駒 {piece}: {}",
+                        stop_name(stop)
+                    ))),
+                }
+            }
+        }
+        verdict
+    }
+
+    /// Whether the problem with `piece` moved into the defender's hand is still sound with
+    /// the same length (then the piece is unnecessary).
+    fn sound_without(
+        &mut self,
+        pos: &Position,
+        piece: PieceAt,
+        length: usize,
+    ) -> Result<bool, Stop> {
+        let mut setup = pos.to_setup();
+        let defender = !pos.side_to_move();
+        let kind = match piece {
+            PieceAt::Board(sq, kind) => {
+                setup.board[sq.index()] = None;
+                kind.unpromote()
+            }
+            PieceAt::Hand(kind) => {
+                setup.hands[pos.side_to_move().index()][kind.index()] -= 1;
+                kind
+            }
+        };
+        setup.hands[defender.index()][kind.index()] += 1;
+        let Ok(reduced) = Position::from_setup(&setup) else {
+            return Ok(false);
+        };
+        let got = match self.value(&reduced) {
+            Solved::Mate { length } => length,
+            Solved::NoMate => return Ok(false),
+            Solved::Unproven(stop) => return Err(stop),
+        };
+        if got != length {
+            return Ok(false);
+        }
+        let limits = self.limits();
+        let attacker = reduced.side_to_move();
+        let mut ev = Evaluator::new(self.raw, self.no_interposition, attacker, limits);
+        let mut root = reduced.clone();
+        let mut tries = 64;
+        let result = (|| {
+            let line = best_play_line(&mut ev, &mut root, length as i32, &mut tries)?;
+            if !hand_at_end(&root, &line, attacker).is_empty() {
+                return Ok(false);
+            }
+            Ok(second_solution(&mut ev, &mut root, &line)?.is_none())
+        })();
+        self.nodes += ev.nodes;
+        result
+    }
+}
+
+/// Replays the claimed USI moves: each legal, every attacker move a check, and the last
+/// position mated (useless interpositions aside).
+fn replay_claimed(
+    ev: &mut Evaluator,
+    root: &Position,
+    moves: &[String],
+) -> Result<Vec<Move>, Flaw> {
+    let mut pos = root.clone();
+    let mut line = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let ply = i + 1;
+        let m = pos.parse_move(text).map_err(|e| Flaw::BadSolution {
+            ply,
+            reason: e.to_string(),
+        })?;
+        if pos.side_to_move() == ev.attacker && !CheckInfo::new(&pos).gives_check(&pos, m) {
+            return Err(Flaw::BadSolution {
+                ply,
+                reason: format!("{text} is not a check"),
+            });
+        }
+        pos.do_move(m);
+        line.push(m);
+    }
+    let bad_end = |reason: &str| Flaw::BadSolution {
+        ply: moves.len(),
+        reason: reason.to_string(),
+    };
+    if line.len() % 2 == 0 {
+        return Err(bad_end("the solution must end with an attacker move"));
+    }
+    match ev.mate_and(&mut pos, 0) {
+        Ok(true) => Ok(line),
+        Ok(false) => Err(bad_end("the last position is not mate")),
+        Err(stop) => Err(Flaw::Unproven(format!(
+            "end of the solution: {}",
+            stop_name(stop)
+        ))),
+    }
+}
+
+/// The first defender ply of `line` where the defender has a longer defence than the line.
+fn longer_defence(
+    ev: &mut Evaluator,
+    root: &mut Position,
+    line: &[Move],
+) -> Result<Option<usize>, Stop> {
+    let mut found = None;
+    let mut played = 0;
+    for (i, &m) in line.iter().enumerate() {
+        if root.side_to_move() != ev.attacker {
+            let remaining = (line.len() - i) as i32;
+            match ev.mate_and(root, remaining) {
+                Ok(true) => {}
+                Ok(false) => {
+                    found = Some(i + 1);
+                    break;
+                }
+                Err(e) => {
+                    for _ in 0..played {
+                        root.undo_move();
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        root.do_move(m);
+        played += 1;
+    }
+    for _ in 0..played {
+        root.undo_move();
+    }
+    Ok(found)
+}
+
+/// The first attacker ply of `line`, the last excepted, where another check also mates (at
+/// any length).
+fn second_solution(
+    ev: &mut Evaluator,
+    root: &mut Position,
+    line: &[Move],
+) -> Result<Option<(usize, Move)>, Stop> {
+    let mut result = Ok(None);
+    let mut played = 0;
+    'line: for (i, &m) in line.iter().enumerate() {
+        if i + 1 < line.len() && root.side_to_move() == ev.attacker {
+            let mut checks = MoveList::new();
+            movegen::generate_checks(root, &mut checks);
+            for &other in checks.iter().filter(|&&c| c != m) {
+                root.do_move(other);
+                let mates = ev.raw_mate_exists(root);
+                root.undo_move();
+                match mates {
+                    Ok(true) => {
+                        result = Ok(Some((i + 1, other)));
+                        break 'line;
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        result = Err(e);
+                        break 'line;
+                    }
+                }
+            }
+        }
+        root.do_move(m);
+        played += 1;
+    }
+    for _ in 0..played {
+        root.undo_move();
+    }
+    result
+}
+
+/// The attacker's hand after `line`.
+fn hand_at_end(root: &Position, line: &[Move], attacker: Color) -> Hand {
+    let mut pos = root.clone();
+    for &m in line {
+        pos.do_move(m);
+    }
+    pos.hand(attacker)
+}
+
+/// Every non-king piece on the board, and each kind in the attacker's hand.
+fn removable_pieces(pos: &Position) -> Vec<PieceAt> {
+    let mut pieces = Vec::new();
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            if p.kind != PieceKind::King {
+                pieces.push(PieceAt::Board(sq, p.kind));
+            }
+        }
+    }
+    for kind in PieceKind::HAND {
+        if pos.hand(pos.side_to_move()).has(kind) {
+            pieces.push(PieceAt::Hand(kind));
+        }
+    }
+    pieces
+}

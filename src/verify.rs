@@ -1,0 +1,194 @@
+//! `tsume verify`: soundness of every problem of a file (one SFEN per line, optionally with
+//! `moves …`, or a pack's JSON lines), with output and exit codes stable enough for CI.
+
+use std::io::{BufRead, Write};
+
+use rayon::prelude::*;
+use tsume_solver::tsume::verify::{self, Flaw, Verdict, VerifyOptions};
+use tsume_solver::Setup;
+
+/// One problem read from the input.
+pub struct Problem {
+    /// 1-based line number in the input.
+    pub line: usize,
+    pub setup: Setup,
+    /// The claimed solution (USI), if the line gives one.
+    pub claimed: Option<Vec<String>>,
+}
+
+/// A problem's set-up and claimed solution, as read from one line.
+pub type ParsedLine = (Setup, Option<Vec<String>>);
+
+/// Problems read, and the unreadable lines as (line number, message).
+pub type ReadProblems = (Vec<Problem>, Vec<(usize, String)>);
+
+/// Reads a problem line: `<sfen> [<label>] [moves m1 m2 …] [# comment]`, or a JSON object
+/// with `sfen` and optionally `solution` (a list of USI moves or one space-separated
+/// string). `Ok(None)` for blank and comment lines.
+pub fn parse_line(text: &str, fill_defender_hand: bool) -> Result<Option<ParsedLine>, String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Ok(None);
+    }
+    let (sfen, claimed) = if trimmed.starts_with('{') {
+        let v: serde_json::Value =
+            serde_json::from_str(trimmed).map_err(|e| format!("malformed JSON: {e}"))?;
+        let sfen = v
+            .get("sfen")
+            .and_then(|s| s.as_str())
+            .ok_or("JSON line without an \"sfen\" string")?
+            .to_string();
+        let claimed = match v.get("solution") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::String(s)) => {
+                Some(s.split_whitespace().map(String::from).collect())
+            }
+            Some(serde_json::Value::Array(a)) => Some(
+                a.iter()
+                    .map(|m| {
+                        m.as_str()
+                            .map(String::from)
+                            .ok_or("non-string move in \"solution\"")
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            Some(_) => return Err("\"solution\" must be a list of USI moves".into()),
+        };
+        (sfen, claimed)
+    } else {
+        let body = trimmed.split('#').next().unwrap_or("").trim();
+        let (position, moves) = match body.split_once(" moves") {
+            Some((p, m)) => (p, Some(m.split_whitespace().map(String::from).collect())),
+            None => (body, None),
+        };
+        // board, side, hands, optional move number; a further number is a data set's label.
+        let tokens: Vec<&str> = position.split_whitespace().collect();
+        let take = if tokens.len() >= 4 { 4 } else { tokens.len() };
+        (tokens[..take].join(" "), moves)
+    };
+    let mut setup: Setup = sfen.parse().map_err(|e| format!("malformed SFEN: {e}"))?;
+    if fill_defender_hand {
+        setup.fill_hand(!setup.side_to_move);
+    }
+    Ok(Some((setup, claimed)))
+}
+
+/// Reads every problem; malformed lines are returned as `(line, message)` errors.
+pub fn read_problems(
+    reader: impl BufRead,
+    fill_defender_hand: bool,
+) -> Result<ReadProblems, String> {
+    let mut problems = Vec::new();
+    let mut errors = Vec::new();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| format!("reading line {}: {e}", i + 1))?;
+        match parse_line(&line, fill_defender_hand) {
+            Ok(Some((setup, claimed))) => problems.push(Problem {
+                line: i + 1,
+                setup,
+                claimed,
+            }),
+            Ok(None) => {}
+            Err(e) => errors.push((i + 1, e)),
+        }
+    }
+    Ok((problems, errors))
+}
+
+/// The verdict word: `sound`, `flawed` or `unproven` (unproven wins when the only flaws
+/// are budget exhaustions).
+pub fn verdict_word(v: &Verdict) -> &'static str {
+    if v.is_sound() {
+        "sound"
+    } else if v.flaws.iter().all(|f| matches!(f, Flaw::Unproven(_))) {
+        "unproven"
+    } else {
+        "flawed"
+    }
+}
+
+fn json_line(p: &Problem, v: &Verdict) -> serde_json::Value {
+    let moves = |ms: &[tsume_solver::Move]| ms.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    let flaws: Vec<serde_json::Value> = v
+        .flaws
+        .iter()
+        .map(|f| {
+            let mut o = serde_json::json!({ "code": f.code(), "message": f.to_string() });
+            if let Some(ply) = f.ply() {
+                o["ply"] = ply.into();
+            }
+            o
+        })
+        .collect();
+    serde_json::json!({
+        "line": p.line,
+        "sfen": p.setup.to_string(),
+        "verdict": verdict_word(v),
+        "length": v.length,
+        "solution": moves(&v.solution),
+        "final_alternatives": moves(&v.final_alternatives),
+        "flaws": flaws,
+        "nodes": v.nodes,
+    })
+}
+
+fn text_line(p: &Problem, v: &Verdict) -> String {
+    let word = verdict_word(v);
+    if v.is_sound() {
+        format!(
+            "line {}: sound: mate in {} ({})",
+            p.line,
+            v.length.unwrap_or(0),
+            v.solution
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    } else {
+        let flaws: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
+        format!("line {}: {word}: {}", p.line, flaws.join("; "))
+    }
+}
+
+/// Verifies `problems` on `threads` threads, printing each verdict in input order as soon
+/// as it and those before it are known. Returns (sound, flawed, unproven) counts.
+pub fn run(
+    problems: &[Problem],
+    options: &VerifyOptions,
+    json: bool,
+    threads: usize,
+) -> Result<(usize, usize, usize), String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("starting {threads} threads: {e}"))?;
+    let mut counts = (0, 0, 0);
+    let stdout = std::io::stdout();
+    // Chunks keep the output in order and flowing on long inputs.
+    for chunk in problems.chunks(threads.max(1) * 4) {
+        let verdicts: Vec<Verdict> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|p| verify::verify(&p.setup, p.claimed.as_deref(), options))
+                .collect()
+        });
+        let mut out = stdout.lock();
+        for (p, v) in chunk.iter().zip(&verdicts) {
+            let text = if json {
+                json_line(p, v).to_string()
+            } else {
+                text_line(p, v)
+            };
+            writeln!(out, "{text}").map_err(|e| format!("writing the output: {e}"))?;
+            match verdict_word(v) {
+                "sound" => counts.0 += 1,
+                "flawed" => counts.1 += 1,
+                _ => counts.2 += 1,
+            }
+        }
+        out.flush()
+            .map_err(|e| format!("writing the output: {e}"))?;
+    }
+    Ok(counts)
+}

@@ -1,0 +1,197 @@
+//! `--rules tsume` (the default) against expectations from outside the code: the worked
+//! checks of the rules doc §4 and the sources' own tsume answers in the tricky-rules set.
+
+mod common;
+
+use tsume_solver::dfpn::table::Table;
+use tsume_solver::dfpn::{Outcome, SolveOptions};
+use tsume_solver::movegen::{self, CheckInfo};
+use tsume_solver::tsume::{self, EvalLimits, Evaluator, TsumeReport};
+use tsume_solver::{Move, MoveList, Position};
+
+fn options() -> SolveOptions {
+    SolveOptions {
+        hash_mb: 32,
+        node_limit: Some(20_000_000),
+        ..SolveOptions::default()
+    }
+}
+
+/// `moves` replays legally from `pos`, every attacker move checks, and the defender ends
+/// with no answer but interpositions (checkmate, or only useless interpositions left, which
+/// the tsume line does not show).
+fn assert_tsume_line(pos: &Position, moves: &[Move], what: &str) {
+    let mut p = pos.clone();
+    let attacker = p.side_to_move();
+    for (i, &m) in moves.iter().enumerate() {
+        assert!(
+            p.legal_moves().contains(m),
+            "{what}: ply {} {m} is illegal",
+            i + 1
+        );
+        if p.side_to_move() == attacker {
+            assert!(
+                CheckInfo::new(&p).gives_check(&p, m),
+                "{what}: ply {} {m} is not a check",
+                i + 1
+            );
+        }
+        p.do_move(m);
+    }
+    assert!(p.in_check(), "{what}: the line does not end in check");
+    let squares = movegen::interposition_squares(&p);
+    let mut evasions = MoveList::new();
+    movegen::generate_evasions(&p, &mut evasions);
+    assert!(
+        evasions
+            .iter()
+            .all(|&m| movegen::is_interposition(&p, squares, m)),
+        "{what}: the defender still has a move other than an interposition at the end"
+    );
+}
+
+fn solve(sfen: &str) -> (Position, TsumeReport) {
+    let pos = Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    let report = tsume::solve(&pos, &options());
+    (pos, report)
+}
+
+/// Whether the attacker-to-move `pos` is tsume-mate within `r` plies.
+fn mate_within(pos: &Position, r: i32) -> bool {
+    let mut raw = Table::new(8);
+    let mut no_interposition = Table::new(8);
+    let mut ev = Evaluator::new(
+        &mut raw,
+        &mut no_interposition,
+        pos.side_to_move(),
+        EvalLimits {
+            total: Some(5_000_000),
+            ..EvalLimits::default()
+        },
+    );
+    ev.mate_or(&mut pos.clone(), r)
+        .expect("within the node limit")
+}
+
+#[test]
+fn rules_doc_worked_checks() {
+    let text = common::read_data("rules_doc_examples.txt");
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (sfen, expectations) = (fields[0], fields[1]);
+        let (pos, report) = solve(sfen);
+        for e in expectations.split(';').map(str::trim) {
+            let (what, arg) = e.split_once(' ').unwrap_or((e, ""));
+            match (what, &report.report.outcome) {
+                ("tsume", Outcome::Mate { moves }) => {
+                    assert_tsume_line(&pos, moves, sfen);
+                    assert_eq!(moves.len().to_string(), arg, "{sfen}: tsume length");
+                }
+                ("line", Outcome::Mate { moves }) => {
+                    let got: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                    assert_eq!(got.join(" "), arg, "{sfen}: best-play line");
+                }
+                ("raw", Outcome::Mate { .. }) => {
+                    assert_eq!(
+                        report.raw_length.map(|l| l.to_string()).as_deref(),
+                        Some(arg)
+                    );
+                }
+                ("nomate", Outcome::NoMate) => {}
+                ("not-within", _) => {
+                    let r: i32 = arg.parse().unwrap();
+                    assert!(!mate_within(&pos, r), "{sfen}: tsume mate within {r}");
+                }
+                (_, got) => panic!("{sfen}: expected {e}, got {got:?}"),
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 9, "every worked check of the rules doc ran");
+}
+
+/// The source's tsume expectation of a tricky-rules line.
+#[derive(Debug)]
+enum SourceExpects {
+    Mate(usize),
+    NoMate,
+    NoMateWithin(usize),
+    AtLeast(usize),
+}
+
+fn source_expects(line: &str) -> Option<(String, SourceExpects)> {
+    let sfen = line
+        .split_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let value = line
+        .split("source-expects=")
+        .nth(1)?
+        .split_whitespace()
+        .next()?;
+    let e = if value == "nomate" {
+        SourceExpects::NoMate
+    } else if let Some(n) = value.strip_prefix("nomate") {
+        SourceExpects::NoMateWithin(n.parse().ok()?)
+    } else if let Some(n) = value.strip_prefix(">=") {
+        SourceExpects::AtLeast(n.parse().ok()?)
+    } else {
+        SourceExpects::Mate(value.parse().ok()?)
+    };
+    Some((sfen, e))
+}
+
+#[test]
+fn tricky_rules_source_expectations() {
+    let text = common::read_data("tricky_rules.txt");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let mut differs_from_raw = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let Some((sfen, expected)) = source_expects(line) else {
+            continue;
+        };
+        let (pos, report) = solve(&sfen);
+        let ok = match (&report.report.outcome, &expected) {
+            (Outcome::Mate { moves }, e) => {
+                assert_tsume_line(&pos, moves, &sfen);
+                if report.raw_length != Some(moves.len() as u16) {
+                    differs_from_raw += 1;
+                }
+                match *e {
+                    SourceExpects::Mate(n) => moves.len() == n,
+                    SourceExpects::NoMateWithin(n) => moves.len() > n,
+                    SourceExpects::AtLeast(n) => moves.len() >= n,
+                    SourceExpects::NoMate => false,
+                }
+            }
+            (Outcome::NoMate, SourceExpects::NoMate | SourceExpects::NoMateWithin(_)) => true,
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!(
+                "{sfen}: expected {expected:?}, got {:?}",
+                report.report.outcome
+            ));
+        }
+        checked += 1;
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        checked >= 80,
+        "only {checked} lines had a source expectation"
+    );
+    // The LENGTH-DEPENDS-ON-RULES lines are in the set: some answers must differ from raw.
+    assert!(
+        differs_from_raw >= 8,
+        "only {differs_from_raw} tsume lengths differ from raw"
+    );
+}
