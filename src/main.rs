@@ -255,7 +255,7 @@ fn main() -> ExitCode {
                 Rules::Raw => (dfpn::solve(&pos, &options), None),
                 Rules::Tsume => {
                     let t = tsume::solve(&pos, &options);
-                    (t.report, Some((t.raw_length, t.final_alternatives)))
+                    (t.report, Some(t.final_alternatives))
                 }
             };
             match output {
@@ -321,8 +321,8 @@ fn usi_moves(moves: &[tsume_solver::Move]) -> String {
         .join(" ")
 }
 
-/// What a tsume-rules solve adds: the raw length and the other mating last moves.
-type TsumeExtras = (Option<u16>, Vec<tsume_solver::Move>);
+/// What a tsume-rules solve adds: the other mating last moves.
+type TsumeExtras = Vec<tsume_solver::Move>;
 
 fn print_solve_report(
     setup: &Setup,
@@ -365,15 +365,15 @@ fn print_solve_report(
                 .map(|m| m.to_string())
                 .collect::<Vec<_>>()
                 .into();
-            if let Some((raw_length, alternatives)) = tsume_extras {
-                obj["raw_length"] = (*raw_length).into();
+            if let Some(alternatives) = tsume_extras {
                 obj["final_alternatives"] = alternatives
                     .iter()
                     .map(|m| m.to_string())
                     .collect::<Vec<_>>()
                     .into();
             }
-            // The raw mates proven on the way to the shortest, as [length, nodes so far].
+            // The raw mates proven (tsume rules: the first, the upper bound), as
+            // [length, nodes so far].
             obj["proofs"] = report
                 .proofs
                 .iter()
@@ -388,10 +388,7 @@ fn print_solve_report(
                 println!("mate in {}", moves.len());
                 println!("{}", usi_moves(moves));
                 println!("{}", notation::japanese_line(&pos, moves));
-                if let Some((raw_length, alternatives)) = tsume_extras {
-                    if let Some(raw) = raw_length.filter(|&r| r as usize != moves.len()) {
-                        println!("raw length {raw} (useless interpositions counted)");
-                    }
+                if let Some(alternatives) = tsume_extras {
                     if !alternatives.is_empty() {
                         println!("other mating last moves: {}", usi_moves(alternatives));
                     }

@@ -639,6 +639,18 @@ impl Position {
 
     // ----- making moves -----
 
+    /// Takes one `kind` out of `color`'s hand, out of the game (the tsume rules' "captured
+    /// piece never used"). Undone by [`Position::return_to_hand`].
+    pub fn take_from_hand(&mut self, color: Color, kind: PieceKind) {
+        debug_assert!(self.hands[color.index()].has(kind));
+        self.hands[color.index()] = self.hands[color.index()].remove(kind);
+    }
+
+    /// Puts one `kind` back into `color`'s hand.
+    pub fn return_to_hand(&mut self, color: Color, kind: PieceKind) {
+        self.hands[color.index()] = self.hands[color.index()].add(kind);
+    }
+
     /// Plays `m`, which must be legal in this position.
     pub fn do_move(&mut self, m: Move) {
         let us = self.side_to_move;

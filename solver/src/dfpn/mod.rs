@@ -138,6 +138,46 @@ pub fn solve_on_this_thread(
     }
 }
 
+/// A first raw mate, not necessarily the shortest.
+#[derive(Clone, Debug)]
+pub struct FirstMate {
+    /// The mate's length (an upper bound of the shortest), `None` for no mate.
+    pub length: Result<Option<u16>, Stop>,
+    /// A mating line of at most that length, read from the table (if still there).
+    pub line: Option<Vec<Move>>,
+    pub nodes: u64,
+}
+
+/// Proves or disproves a raw mate without shortening it, on the calling thread (see
+/// [`solve_on_this_thread`]).
+pub fn first_mate_on_this_thread(
+    pos: &Position,
+    options: &SolveOptions,
+    table: &mut Table,
+) -> FirstMate {
+    let start = Instant::now();
+    let mut root = pos.clone();
+    root.clear_history();
+    let limits = Limits {
+        node_limit: options.node_limit,
+        deadline: options.time_limit.map(|t| start + t),
+        stop_flag: options.stop_flag.clone(),
+        on_progress: options.on_progress.clone(),
+    };
+    let mut search = Search::new(table, root, limits);
+    let r = search.solve_current(MAX_LENGTH);
+    let (length, line) = match r.kind() {
+        Kind::Proven => (Ok(Some(r.len)), table_mating_line(&mut search, r.len)),
+        Kind::Disproven => (Ok(None), None),
+        Kind::Unknown => (Err(search.stopped.unwrap_or(Stop::Nodes)), None),
+    };
+    FirstMate {
+        length,
+        line,
+        nodes: search.nodes,
+    }
+}
+
 fn solve_search(search: &mut Search, proofs: &mut Vec<(u16, u64)>) -> Outcome {
     let r = search.solve_current(MAX_LENGTH);
     let mut len = match r.kind() {

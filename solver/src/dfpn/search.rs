@@ -21,6 +21,7 @@ use crate::hand::Hand;
 use crate::movegen::{self, CheckInfo};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::square::Square;
 use crate::zobrist;
 
 /// A proof/disproof number that is not final saturates below [`INF`].
@@ -79,12 +80,7 @@ fn below(remaining: u16) -> u16 {
 /// The table-key salt of a position: zero when every piece of the set is on the board or in
 /// a hand (the usual problem), else a mix of the pieces missing from the game.
 pub fn table_salt(pos: &Position) -> u64 {
-    let missing = pos.missing_pieces();
-    if missing.is_empty() {
-        0
-    } else {
-        zobrist::hands_key(missing, Hand::EMPTY) | 2
-    }
+    salt_of(pos.missing_pieces())
 }
 
 /// The threshold for the best child: a little above the second best (the 1+ε trick of
@@ -144,6 +140,7 @@ impl NodeResult {
 #[derive(Clone, Copy, Debug)]
 struct Child {
     mv: Move,
+    via: Via,
     pn: u32,
     dn: u32,
     len: u16,
@@ -152,6 +149,18 @@ struct Child {
 }
 
 impl Child {
+    fn new(mv: Move, via: Via) -> Child {
+        Child {
+            mv,
+            via,
+            pn: 1,
+            dn: 1,
+            len: 0,
+            hand: Hand::EMPTY,
+            rep_depth: u32::MAX,
+        }
+    }
+
     fn set(&mut self, r: &NodeResult) {
         self.pn = r.pn;
         self.dn = r.dn;
@@ -170,6 +179,43 @@ pub enum Defences {
     /// Every evasion but interpositions: a game more favourable to the attacker, whose
     /// mate length is a lower bound of the tsume length (see `crate::tsume`).
     NoInterpositions,
+    /// Every evasion, but an interposition is excused when a check capturing the
+    /// interposed piece leads to a mate within the interposing node's own budget with the
+    /// captured piece out of the game: the tsume rule of useless interpositions without its
+    /// "the other defences need the full budget" condition. Its mate length is a lower
+    /// bound of the tsume length, equal to it unless an interposition lengthens a mate by
+    /// four plies or more over shorter other defences.
+    Tsume,
+}
+
+/// How a child is reached from its parent in the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    /// A move, one ply of the budget.
+    Normal,
+    /// (Tsume game) an interposition: the child, an attacker node flagged with the
+    /// interposition square, keeps the parent's budget; its ordinary checks get two plies
+    /// less and its captures on the square lead to [`Via::UnusedCapture`] children.
+    Interposition,
+    /// (Tsume game) the capture of an interposed piece, the piece then taken out of the
+    /// game; the child keeps the budget of the node before the interposition.
+    UnusedCapture,
+}
+
+/// Key marking an attacker node just after an interposition on `s` (its children differ).
+#[inline]
+fn interposition_flag(s: Square) -> u64 {
+    (s.index() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) & !1
+}
+
+/// The table-key salt of a set of pieces missing from the game (zero for none).
+#[inline]
+fn salt_of(missing: Hand) -> u64 {
+    if missing.is_empty() {
+        0
+    } else {
+        zobrist::hands_key(missing, Hand::EMPTY) | 2
+    }
 }
 
 pub struct Search<'t> {
@@ -181,6 +227,8 @@ pub struct Search<'t> {
     /// hand whose defender hands differ because pieces left the game (the tsume rules'
     /// "captured piece never used" positions), which hand superiority must not mix.
     pub salt: u64,
+    /// The pieces missing from the game at the current node.
+    missing: Hand,
     /// Full keys of the positions on the current path, with their path depth.
     path: HashMap<u64, u32>,
     depth: u32,
@@ -232,7 +280,8 @@ impl<'t> Search<'t> {
         defences: Defences,
     ) -> Search<'t> {
         let start = Instant::now();
-        let salt = table_salt(&pos);
+        let missing = pos.missing_pieces();
+        let salt = salt_of(missing);
         let mut path = HashMap::new();
         path.insert(pos.full_key(), 0);
         Search {
@@ -241,6 +290,7 @@ impl<'t> Search<'t> {
             attacker,
             defences,
             salt,
+            missing,
             path,
             depth: 0,
             nodes: 0,
@@ -323,7 +373,7 @@ impl<'t> Search<'t> {
     pub fn solve_current(&mut self, remaining: u16) -> NodeResult {
         loop {
             let r = if self.pos.side_to_move() == self.attacker {
-                self.or_node(remaining, INF, INF)
+                self.or_node(remaining, INF, INF, None)
             } else {
                 self.and_node(remaining, INF, INF)
             };
@@ -333,34 +383,96 @@ impl<'t> Search<'t> {
         }
     }
 
-    fn descend(
-        &mut self,
-        m: Move,
-        remaining: u16,
-        th_pn: u32,
-        th_dn: u32,
-        attacker_moved: bool,
-    ) -> NodeResult {
+    /// Plays the move to a child, searches it, and takes the move back.
+    fn descend(&mut self, m: Move, via: Via, remaining: u16, th_pn: u32, th_dn: u32) -> NodeResult {
+        let attacker_moved = self.pos.side_to_move() == self.attacker;
+        let unused = match via {
+            Via::UnusedCapture => {
+                let x = self
+                    .pos
+                    .captured_piece(m)
+                    .expect("a capture")
+                    .kind
+                    .unpromote();
+                Some(x)
+            }
+            _ => None,
+        };
         self.pos.do_move(m);
+        let saved_salt = self.salt;
+        if let Some(x) = unused {
+            self.pos.take_from_hand(self.attacker, x);
+            self.missing = self.missing.add(x);
+            self.salt = salt_of(self.missing);
+        }
         self.depth += 1;
         self.path.insert(self.pos.full_key(), self.depth);
         let r = if attacker_moved {
             self.and_node(remaining, th_pn, th_dn)
         } else {
-            self.or_node(remaining, th_pn, th_dn)
+            let flag = (via == Via::Interposition).then(|| m.to());
+            self.or_node(remaining, th_pn, th_dn, flag)
         };
         self.path.remove(&self.pos.full_key());
         self.depth -= 1;
+        if let Some(x) = unused {
+            self.pos.return_to_hand(self.attacker, x);
+            self.missing = self.missing.remove(x);
+            self.salt = saved_salt;
+        }
         self.pos.undo_move();
         r
     }
 
-    /// Attacker to move: some check must lead to mate.
-    fn or_node(&mut self, remaining: u16, th_pn: u32, th_dn: u32) -> NodeResult {
+    /// A child's length or bound as seen from its parent: one ply more, except for the
+    /// links of the tsume game that keep the parent's budget (see [`Via`]).
+    #[inline]
+    fn lift(c: &Child, flagged_parent: bool) -> u16 {
+        match c.via {
+            Via::Interposition | Via::UnusedCapture => c.len,
+            Via::Normal if flagged_parent => c.len.saturating_add(2),
+            Via::Normal => c.len.saturating_add(1),
+        }
+    }
+
+    /// Fills `c` from the table or the repetition path: `key` and `hand` are its table key
+    /// and attacker hand, `full` its full key, `budget` its remaining length.
+    #[inline]
+    fn probe_child(&self, c: &mut Child, key: u64, hand: Hand, full: u64, budget: u16) -> bool {
+        if let Some(&d) = self.path.get(&full) {
+            c.pn = INF;
+            c.dn = 0;
+            c.len = NO_MATE;
+            c.hand = hands::max_hand();
+            c.rep_depth = d;
+            return true;
+        }
+        let p = self.table.probe(key, hand, budget);
+        c.pn = p.pn;
+        c.dn = p.dn;
+        c.len = p.len;
+        c.hand = p.hand;
+        p.found
+    }
+
+    /// Attacker to move: some check must lead to mate. `flag` is the square of the
+    /// interposition just played, in the tsume game (see [`Via::Interposition`]).
+    fn or_node(
+        &mut self,
+        remaining: u16,
+        th_pn: u32,
+        th_dn: u32,
+        flag: Option<Square>,
+    ) -> NodeResult {
         self.tick();
-        let key = self.pos.board_key() ^ self.salt;
+        let key = self.pos.board_key() ^ self.salt ^ flag.map_or(0, interposition_flag);
         let hand = self.pos.hand(self.attacker);
-        if remaining == 0 {
+        // The budget of an ordinary check's child (none left: no ordinary check).
+        let normal_budget = match flag {
+            None => (remaining > 0).then(|| below(remaining)),
+            Some(_) => (remaining >= 2).then(|| below(below(remaining))),
+        };
+        if flag.is_none() && normal_budget.is_none() {
             return NodeResult::disproven(0, hands::max_hand(), u32::MAX, 1);
         }
         let ci = CheckInfo::new(&self.pos);
@@ -371,42 +483,64 @@ impl<'t> Search<'t> {
             self.table.store_disproven(key, d, NO_MATE, 1);
             return NodeResult::disproven(NO_MATE, d, u32::MAX, 1);
         }
-        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
-        for &m in moves.iter() {
-            let mut c = Child {
-                mv: m,
-                pn: 1,
-                dn: 1,
-                len: 0,
-                hand: Hand::EMPTY,
-                rep_depth: u32::MAX,
-            };
-            let (child_key, child_hand, repeats) = self.child_key(m);
-            if let Some(d) = repeats {
-                c.pn = INF;
-                c.dn = 0;
-                c.len = NO_MATE;
-                c.hand = hands::max_hand();
-                c.rep_depth = d;
-            } else {
-                let p = self.table.probe(child_key, child_hand, below(remaining));
-                if p.found {
-                    c.pn = p.pn;
-                    c.dn = p.dn;
-                    c.len = p.len;
-                    c.hand = p.hand;
+        let mut children: Vec<Child> = Vec::with_capacity(moves.len() + 2);
+        if let Some(budget) = normal_budget {
+            for &m in moves.iter() {
+                let mut c = Child::new(m, Via::Normal);
+                let (child_key, child_hand, repeats) = self.child_key(m);
+                if let Some(d) = repeats {
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.len = NO_MATE;
+                    c.hand = hands::max_hand();
+                    c.rep_depth = d;
                 } else {
-                    self.evaluate_new_and_child(&mut c, below(remaining));
+                    let p = self.table.probe(child_key, child_hand, budget);
+                    if p.found {
+                        c.pn = p.pn;
+                        c.dn = p.dn;
+                        c.len = p.len;
+                        c.hand = p.hand;
+                    } else {
+                        self.evaluate_new_and_child(&mut c, budget);
+                    }
+                }
+                let mate = c.pn == 0;
+                children.push(c);
+                if mate {
+                    break;
                 }
             }
-            if c.pn == 0 {
-                // Mate found among the children: no need to look further.
-                children.clear();
+        }
+        if let Some(s) = flag {
+            // Capturing the interposed piece and mating without it (within the parent's
+            // budget) makes the interposition useless.
+            for &m in moves.iter().filter(|m| m.to() == s) {
+                let Some(captured) = self.pos.captured_piece(m) else {
+                    continue;
+                };
+                let x = captured.kind.unpromote();
+                let board = self.pos.board_key_after(m);
+                let mut hands = [self.pos.hand(Color::Black), self.pos.hand(Color::White)];
+                hands[self.attacker.index()] = self.pos.hand_after(m).remove(x);
+                let child_hand = hands[self.attacker.index()];
+                let full = zobrist::full_key(board, hands[0], hands[1]);
+                let salt = salt_of(self.missing.add(x));
+                let mut c = Child::new(m, Via::UnusedCapture);
+                self.probe_child(&mut c, board ^ salt, child_hand, full, remaining);
                 children.push(c);
-                break;
             }
+        }
+        if let Some(i) = children.iter().position(|c| c.pn == 0) {
+            let c = children[i];
+            children.clear();
             children.push(c);
         }
+        if children.is_empty() {
+            // Flagged, no budget for an ordinary check and no capture of the interposed piece.
+            return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
+        }
+        let flagged = flag.is_some();
         let mut amount: u32 = 1;
         loop {
             let mut pn = INF;
@@ -414,7 +548,9 @@ impl<'t> Search<'t> {
             let mut best = 0;
             let mut pn2 = INF;
             for (i, c) in children.iter().enumerate() {
-                if c.pn < pn || (c.pn == pn && c.pn == 0 && c.len < children[best].len) {
+                let shorter =
+                    c.pn == 0 && Self::lift(c, flagged) < Self::lift(&children[best], flagged);
+                if c.pn < pn || (c.pn == pn && shorter) {
                     pn2 = pn;
                     pn = c.pn;
                     best = i;
@@ -423,7 +559,9 @@ impl<'t> Search<'t> {
                 }
                 // A promotion and its non-promotion lead to look-alike positions: count
                 // their disproof numbers once (max), not twice.
-                let pair = i > 0 && children[i - 1].mv == c.mv.without_promotion().with_promotion();
+                let pair = i > 0
+                    && children[i - 1].via == c.via
+                    && children[i - 1].mv == c.mv.without_promotion().with_promotion();
                 if pair {
                     dn = dn.saturating_add(c.dn.saturating_sub(children[i - 1].dn));
                 } else {
@@ -432,8 +570,11 @@ impl<'t> Search<'t> {
             }
             if pn == 0 {
                 let c = children[best];
-                let proof = hands::before_attacker_move(&self.pos, c.mv, c.hand);
-                let len = c.len + 1;
+                let proof = match c.via {
+                    Via::UnusedCapture => c.hand,
+                    _ => hands::before_attacker_move(&self.pos, c.mv, c.hand),
+                };
+                let len = Self::lift(&c, flagged);
                 self.table.store_proven(key, proof, len, Some(c.mv), amount);
                 return NodeResult {
                     pn: 0,
@@ -450,11 +591,16 @@ impl<'t> Search<'t> {
                 let mut bound = NO_MATE;
                 let mut rep = u32::MAX;
                 for c in &children {
-                    d = d.min(hands::disproof_before_attacker_move(
-                        &self.pos, c.mv, c.hand,
-                    ));
-                    bound = bound.min(c.len.saturating_add(1));
+                    d = d.min(match c.via {
+                        Via::UnusedCapture => c.hand,
+                        _ => hands::disproof_before_attacker_move(&self.pos, c.mv, c.hand),
+                    });
+                    bound = bound.min(Self::lift(c, flagged));
                     rep = rep.min(c.rep_depth);
+                }
+                if flagged && normal_budget.is_none() {
+                    // Ordinary checks were cut by the budget, not refuted.
+                    bound = bound.min(remaining);
                 }
                 let d = hands::or_node_disproof_hand(&self.pos, &ci, d);
                 if rep >= self.depth {
@@ -481,7 +627,11 @@ impl<'t> Search<'t> {
             let c = children[best];
             let child_th_pn = th_pn.min(one_plus_epsilon(pn2));
             let child_th_dn = th_dn - (dn - c.dn.min(dn));
-            let r = self.descend(c.mv, below(remaining), child_th_pn, child_th_dn, true);
+            let budget = match c.via {
+                Via::UnusedCapture => remaining,
+                _ => normal_budget.expect("ordinary children only with a budget"),
+            };
+            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
             amount = amount.saturating_add(r.amount);
             children[best].set(&r);
         }
@@ -493,11 +643,18 @@ impl<'t> Search<'t> {
         self.pos.do_move(c.mv);
         self.nodes += 1;
         let mut count = EvasionCounter::default();
-        if remaining <= 1 {
-            // Only "mated or not" matters at the horizon: stop at the first evasion.
-            if self.has_defence() {
-                count.moves = 1;
-            }
+        let horizon = remaining <= 1;
+        if horizon && self.horizon_escape() {
+            // Only "mated or not" matters at the horizon, and the defender escapes.
+            c.pn = INF;
+            c.dn = 0;
+            c.len = remaining;
+            c.hand = hands::max_hand();
+            self.pos.undo_move();
+            return;
+        }
+        if horizon && self.defences != Defences::Tsume {
+            // No escape at all: mated.
         } else {
             self.generate_defences(&mut count);
         }
@@ -509,11 +666,6 @@ impl<'t> Search<'t> {
             c.dn = INF;
             c.len = 0;
             c.hand = proof;
-        } else if remaining <= 1 {
-            c.pn = INF;
-            c.dn = 0;
-            c.len = remaining;
-            c.hand = hands::max_hand();
         } else {
             c.pn = count.distinct().clamp(1, 16);
             c.dn = 1;
@@ -525,7 +677,7 @@ impl<'t> Search<'t> {
     #[inline]
     fn generate_defences<S: movegen::MoveSink>(&self, sink: &mut S) {
         match self.defences {
-            Defences::All => {
+            Defences::All | Defences::Tsume => {
                 movegen::generate_evasions(&self.pos, sink);
             }
             Defences::NoInterpositions => {
@@ -534,12 +686,13 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// Whether the defender has a move at all (among `defences`).
+    /// At a defender node with at most one ply left: whether the defender survives it, i.e.
+    /// has a move that needs an answer (in the tsume game an interposition may not).
     #[inline]
-    fn has_defence(&self) -> bool {
+    fn horizon_escape(&self) -> bool {
         match self.defences {
             Defences::All => movegen::has_legal_move(&self.pos),
-            Defences::NoInterpositions => {
+            Defences::NoInterpositions | Defences::Tsume => {
                 let mut first = movegen::FirstMove(None);
                 movegen::generate_evasions_without_interpositions(&self.pos, &mut first);
                 first.0.is_some()
@@ -553,12 +706,12 @@ impl<'t> Search<'t> {
         let key = self.pos.board_key() ^ self.salt;
         let hand = self.pos.hand(self.attacker);
         let mut moves = MoveList::new();
-        if remaining <= 1 {
-            // At the horizon only "mated or not" matters: stop at the first evasion.
-            if self.has_defence() {
-                return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
-            }
-        } else {
+        let horizon = remaining <= 1;
+        if horizon && self.horizon_escape() {
+            return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
+        }
+        if !horizon || self.defences == Defences::Tsume {
+            // (At the horizon of the tsume game only interpositions are left here.)
             self.generate_defences(&mut moves);
         }
         if moves.is_empty() {
@@ -574,16 +727,19 @@ impl<'t> Search<'t> {
                 amount: 1,
             };
         }
+        let squares = if self.defences == Defences::Tsume {
+            movegen::interposition_squares(&self.pos)
+        } else {
+            crate::bitboard::Bitboard::EMPTY
+        };
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
-            let mut c = Child {
-                mv: m,
-                pn: 1,
-                dn: 1,
-                len: 0,
-                hand: Hand::EMPTY,
-                rep_depth: u32::MAX,
+            let via = if movegen::is_interposition(&self.pos, squares, m) {
+                Via::Interposition
+            } else {
+                Via::Normal
             };
+            let mut c = Child::new(m, via);
             let (child_key, child_hand, repeats) = self.child_key(m);
             if let Some(d) = repeats {
                 c.pn = INF;
@@ -592,7 +748,11 @@ impl<'t> Search<'t> {
                 c.hand = hands::max_hand();
                 c.rep_depth = d;
             } else {
-                let p = self.table.probe(child_key, child_hand, below(remaining));
+                let (key, budget) = match via {
+                    Via::Interposition => (child_key ^ interposition_flag(m.to()), remaining),
+                    _ => (child_key, below(remaining)),
+                };
+                let p = self.table.probe(key, child_hand, budget);
                 c.pn = p.pn;
                 c.dn = p.dn;
                 c.len = p.len;
@@ -636,7 +796,7 @@ impl<'t> Search<'t> {
             if dn == 0 {
                 let c = children[best];
                 let d = hands::and_node_disproof_hand(&self.pos, c.mv, c.hand);
-                let bound = if c.len == NO_MATE { NO_MATE } else { c.len + 1 };
+                let bound = Self::lift(&c, false);
                 let mut rep = c.rep_depth;
                 if rep >= self.depth {
                     self.table.store_disproven(key, d, bound, amount);
@@ -652,13 +812,13 @@ impl<'t> Search<'t> {
                 let mut best_mv = children[0].mv;
                 for c in &children {
                     proof = proof.max(c.hand);
-                    if c.len >= len {
-                        len = c.len;
+                    let l = Self::lift(c, false);
+                    if l >= len {
+                        len = l;
                         best_mv = c.mv;
                     }
                 }
                 let proof = hands::and_node_proof_hand(&self.pos, self.attacker, proof);
-                let len = len + 1;
                 self.table
                     .store_proven(key, proof, len, Some(best_mv), amount);
                 return NodeResult {
@@ -687,7 +847,11 @@ impl<'t> Search<'t> {
             let c = children[best];
             let child_th_dn = th_dn.min(one_plus_epsilon(dn2));
             let child_th_pn = th_pn - (pn - c.pn.min(pn));
-            let r = self.descend(c.mv, below(remaining), child_th_pn, child_th_dn, false);
+            let budget = match c.via {
+                Via::Interposition => remaining,
+                _ => below(remaining),
+            };
+            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
             amount = amount.saturating_add(r.amount);
             children[best].set(&r);
         }

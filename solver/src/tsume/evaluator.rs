@@ -4,7 +4,9 @@
 //! Two df-pn games bound the tsume length `T` of a position:
 //! - the *raw* game (every evasion counts) is at least as long: mate within `r` there
 //!   proves tsume mate within `r`, and no raw mate at all means no tsume mate;
-//! - the game where the defender may never interpose is at most as long: no mate within `r`
+//! - the game where an interposition is excused as soon as capturing it and mating without
+//!   the captured piece fits the interposing node's budget (`Defences::Tsume`: the rule
+//!   without its condition on the other defences) is at most as long: no mate within `r`
 //!   there disproves tsume mate within `r`.
 //!
 //! Only where the bounds disagree does the evaluator expand the node itself and apply the
@@ -52,7 +54,7 @@ pub struct EvalLimits {
 /// Decides tsume-rules mate predicates for positions of one problem (one attacker).
 pub struct Evaluator<'t> {
     raw: &'t mut Table,
-    no_interposition: &'t mut Table,
+    lower_bound: &'t mut Table,
     memo: HashMap<(u64, u16), bool>,
     pub attacker: Color,
     pub limits: EvalLimits,
@@ -64,16 +66,16 @@ pub struct Evaluator<'t> {
 
 impl<'t> Evaluator<'t> {
     /// `raw` may already hold results of a raw search of the same problem (it is shared);
-    /// `no_interposition` must only ever be used for the no-interposition game.
+    /// `lower_bound` must only ever be used for the lower-bound game.
     pub fn new(
         raw: &'t mut Table,
-        no_interposition: &'t mut Table,
+        lower_bound: &'t mut Table,
         attacker: Color,
         limits: EvalLimits,
     ) -> Evaluator<'t> {
         Evaluator {
             raw,
-            no_interposition,
+            lower_bound,
             memo: HashMap::new(),
             attacker,
             limits,
@@ -86,7 +88,7 @@ impl<'t> Evaluator<'t> {
     fn dfpn(&mut self, pos: &Position, remaining: u16, defences: Defences) -> Eval<(Kind, u16)> {
         let table = match defences {
             Defences::All => &mut *self.raw,
-            Defences::NoInterpositions => &mut *self.no_interposition,
+            Defences::Tsume | Defences::NoInterpositions => &mut *self.lower_bound,
         };
         let left = self.limits.total.map(|t| t.saturating_sub(self.nodes));
         let node_limit = match (self.limits.per_search, left) {
@@ -119,6 +121,25 @@ impl<'t> Evaluator<'t> {
         Ok(kind == Kind::Proven)
     }
 
+    /// The shortest mate of the lower-bound game from `pos` if it is within `within` plies
+    /// (found by shortening a first proof until "within L − 2" is disproven).
+    pub fn lower_bound_length(&mut self, pos: &Position, within: i32) -> Eval<Option<i32>> {
+        if within < 1 {
+            return Ok(None);
+        }
+        let mut length = match self.dfpn(pos, within as u16, Defences::Tsume)? {
+            (Kind::Proven, len) => len as i32,
+            _ => return Ok(None),
+        };
+        while length >= 3 {
+            match self.dfpn(pos, (length - 2) as u16, Defences::Tsume)? {
+                (Kind::Proven, len) => length = len as i32,
+                _ => break,
+            }
+        }
+        Ok(Some(length))
+    }
+
     /// The quick answer of the two bounding games, if they settle it.
     fn bounds(&mut self, pos: &Position, r: u16) -> Eval<Option<bool>> {
         if r > 0 {
@@ -128,7 +149,7 @@ impl<'t> Evaluator<'t> {
                 _ => {}
             }
         }
-        match self.dfpn(pos, r, Defences::NoInterpositions)? {
+        match self.dfpn(pos, r, Defences::Tsume)? {
             (Kind::Disproven, _) => Ok(Some(false)),
             _ => Ok(None),
         }

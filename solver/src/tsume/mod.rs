@@ -21,10 +21,9 @@ pub use evaluator::{EvalLimits, Evaluator};
 /// The answer under tsume rules.
 #[derive(Clone, Debug)]
 pub struct TsumeReport {
-    /// The outcome with the tsume best-play line, nodes and time of the whole solve.
+    /// The outcome with the tsume best-play line, nodes and time of the whole solve; the
+    /// `proofs` hold the first raw mate, the upper bound the tsume length starts from.
     pub report: SolveReport,
-    /// The raw length (every evasion counted), when a mate was proven.
-    pub raw_length: Option<u16>,
     /// Other attacker moves that mate on the last move of the line (最終手余詰).
     pub final_alternatives: Vec<Move>,
 }
@@ -33,105 +32,94 @@ pub struct TsumeReport {
 /// defences, the one that leaves the attacker no pieces in hand.
 const TIE_BREAK_TRIES: u32 = 64;
 
-/// Solves `pos` under tsume rules: the raw search proves the mate and its raw length, then
-/// the evaluator shortens it while useless interpositions make the raw line longer.
+/// Solves `pos` under tsume rules: a first raw mate bounds the length from above, the
+/// lower-bound game's shortest mate from below, and the evaluator settles it between them.
 pub fn solve(pos: &Position, options: &SolveOptions) -> TsumeReport {
     let mut raw = Table::new(options.hash_mb.div_ceil(2).max(1));
-    let mut no_interposition = Table::new((options.hash_mb / 2).max(1));
-    solve_with_tables(pos, options, &mut raw, &mut no_interposition)
+    let mut lower_bound = Table::new((options.hash_mb / 2).max(1));
+    solve_with_tables(pos, options, &mut raw, &mut lower_bound)
 }
 
-/// [`solve`] with caller-provided tables (used for the raw game and the no-interposition
+/// [`solve`] with caller-provided tables (used for the raw game and the lower-bound
 /// game respectively).
 pub fn solve_with_tables(
     pos: &Position,
     options: &SolveOptions,
     raw: &mut Table,
-    no_interposition: &mut Table,
+    lower_bound: &mut Table,
 ) -> TsumeReport {
     let start = Instant::now();
-    let raw_report = dfpn::solve_with_table(pos, options, raw);
-    let Outcome::Mate { moves: raw_moves } = &raw_report.outcome else {
-        return TsumeReport {
-            report: raw_report,
-            raw_length: None,
-            final_alternatives: Vec::new(),
-        };
-    };
-    let raw_length = raw_moves.len() as u16;
-    let limits = EvalLimits {
-        per_search: None,
-        total: options
-            .node_limit
-            .map(|n| n.saturating_sub(raw_report.nodes)),
-        deadline: options.time_limit.map(|t| start + t),
-        stop_flag: options.stop_flag.clone(),
-    };
     let attacker = pos.side_to_move();
-    let (result, nodes) = dfpn::on_search_thread(|| {
-        let mut ev = Evaluator::new(raw, no_interposition, attacker, limits);
+    let (outcome, first, nodes, final_alternatives) = dfpn::on_search_thread(|| {
+        let first = dfpn::first_mate_on_this_thread(pos, options, raw);
+        let upper = match first.length {
+            Ok(Some(len)) => len,
+            Ok(None) => return (Outcome::NoMate, first, 0, Vec::new()),
+            Err(stop) => return (Outcome::Unknown(stop), first, 0, Vec::new()),
+        };
+        let limits = EvalLimits {
+            per_search: None,
+            total: options.node_limit.map(|n| n.saturating_sub(first.nodes)),
+            deadline: options.time_limit.map(|t| start + t),
+            stop_flag: options.stop_flag.clone(),
+        };
+        let mut ev = Evaluator::new(raw, lower_bound, attacker, limits);
         let mut root = pos.clone();
         root.clear_history();
-        let result = tsume_line(&mut ev, &mut root, raw_length);
-        (result, ev.nodes)
+        match tsume_line(&mut ev, &mut root, upper) {
+            Ok((moves, alternatives)) => (Outcome::Mate { moves }, first, ev.nodes, alternatives),
+            Err(stop) => (Outcome::Unknown(stop), first, ev.nodes, Vec::new()),
+        }
     });
-    let (outcome, final_alternatives) = match result {
-        Ok((moves, alternatives)) => (Outcome::Mate { moves }, alternatives),
-        Err(stop) => (Outcome::Unknown(stop), Vec::new()),
-    };
     let mate_so_far = match outcome {
-        Outcome::Unknown(_) => Some(raw_moves.clone()),
+        Outcome::Unknown(_) => first.line.clone(),
         _ => None,
+    };
+    let proofs = match first.length {
+        Ok(Some(len)) => vec![(len, first.nodes)],
+        _ => Vec::new(),
     };
     TsumeReport {
         report: SolveReport {
             outcome,
-            nodes: raw_report.nodes + nodes,
+            nodes: first.nodes + nodes,
             elapsed: start.elapsed(),
-            proofs: raw_report.proofs.clone(),
+            proofs,
             mate_so_far,
         },
-        raw_length: Some(raw_length),
         final_alternatives,
     }
 }
 
-/// The tsume length of `root` (a raw mate of `raw_length` plies), its best-play line and
+/// The tsume length of `root` (a raw mate within `upper` plies), its best-play line and
 /// the alternative last moves.
 fn tsume_line(
     ev: &mut Evaluator,
     root: &mut Position,
-    raw_length: u16,
+    upper: u16,
 ) -> Result<(Vec<Move>, Vec<Move>), Stop> {
-    let length = tsume_length(ev, root, raw_length as i32)?;
+    let length = tsume_length(ev, root, upper as i32)?;
     let mut tries = TIE_BREAK_TRIES;
     let line = best_play_line(ev, root, length, &mut tries)?;
     let alternatives = final_alternatives(ev, root, &line)?;
     Ok((line, alternatives))
 }
 
-/// The tsume length of the attacker-to-move `pos`, known to be mate within `upper` plies:
-/// the least `r` with tsume mate within `r`, searched downwards from `upper`.
+/// The tsume length of the attacker-to-move `pos`, known to be mate within `upper` plies
+/// (its raw length). The lower-bound game's shortest mate `P` bounds it from below, and
+/// nearly always equals it: the length is the least `r` from `P` up with tsume mate within
+/// `r`, or `upper`.
 pub fn tsume_length(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Stop> {
-    let mut length = upper;
-    while length >= 3 && ev.mate_or(pos, length - 2)? {
-        if std::env::var_os("TSUME_DEBUG").is_some() {
-            eprintln!(
-                "tsume mate within {}: nodes {} expanded {}",
-                length - 2,
-                ev.nodes,
-                ev.expanded
-            );
+    let Some(mut lower) = ev.lower_bound_length(pos, upper - 2)? else {
+        return Ok(upper);
+    };
+    while lower < upper {
+        if ev.mate_or(pos, lower)? {
+            return Ok(lower);
         }
-        length -= 2;
+        lower += 2;
     }
-    if std::env::var_os("TSUME_DEBUG").is_some() {
-        eprintln!(
-            "tsume length {length}: nodes {} expanded {}",
-            ev.nodes, ev.expanded
-        );
-    }
-    Ok(length)
+    Ok(upper)
 }
 
 /// The defences of the defender-to-move `pos` (of value `v`) that are counted and reach

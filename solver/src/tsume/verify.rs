@@ -8,7 +8,7 @@ use std::fmt;
 use super::{best_play_line, final_alternatives, tsume_length, EvalLimits, Evaluator};
 use crate::color::Color;
 use crate::dfpn::table::Table;
-use crate::dfpn::{self, Outcome, SolveOptions, Stop};
+use crate::dfpn::{self, SolveOptions, Stop};
 use crate::hand::Hand;
 use crate::movegen::{self, CheckInfo};
 use crate::moves::{Move, MoveList};
@@ -193,11 +193,11 @@ pub fn verify(setup: &Setup, claimed: Option<&[String]>, options: &VerifyOptions
         }
     };
     let mut raw = Table::new(options.hash_mb.div_ceil(2).max(1));
-    let mut no_interposition = Table::new((options.hash_mb / 2).max(1));
+    let mut lower_bound = Table::new((options.hash_mb / 2).max(1));
     dfpn::on_search_thread(|| {
         let mut v = Verifier {
             raw: &mut raw,
-            no_interposition: &mut no_interposition,
+            lower_bound: &mut lower_bound,
             options,
             nodes: 0,
         };
@@ -209,7 +209,7 @@ pub fn verify(setup: &Setup, claimed: Option<&[String]>, options: &VerifyOptions
 
 struct Verifier<'a> {
     raw: &'a mut Table,
-    no_interposition: &'a mut Table,
+    lower_bound: &'a mut Table,
     options: &'a VerifyOptions,
     nodes: u64,
 }
@@ -236,15 +236,15 @@ impl Verifier<'_> {
             node_limit: Some(self.options.budget),
             ..SolveOptions::default()
         };
-        let report = dfpn::solve_on_this_thread(pos, &options, self.raw);
-        self.nodes += report.nodes;
-        let raw_length = match report.outcome {
-            Outcome::Mate { moves } => moves.len(),
-            Outcome::NoMate => return Solved::NoMate,
-            Outcome::Unknown(stop) => return Solved::Unproven(stop),
+        let first = dfpn::first_mate_on_this_thread(pos, &options, self.raw);
+        self.nodes += first.nodes;
+        let raw_length = match first.length {
+            Ok(Some(len)) => len,
+            Ok(None) => return Solved::NoMate,
+            Err(stop) => return Solved::Unproven(stop),
         };
         let limits = self.limits();
-        let mut ev = Evaluator::new(self.raw, self.no_interposition, pos.side_to_move(), limits);
+        let mut ev = Evaluator::new(self.raw, self.lower_bound, pos.side_to_move(), limits);
         let mut root = pos.clone();
         root.clear_history();
         let r = tsume_length(&mut ev, &mut root, raw_length as i32);
@@ -275,7 +275,7 @@ impl Verifier<'_> {
         verdict.length = Some(length);
         let attacker = pos.side_to_move();
         let limits = self.limits();
-        let mut ev = Evaluator::new(self.raw, self.no_interposition, attacker, limits);
+        let mut ev = Evaluator::new(self.raw, self.lower_bound, attacker, limits);
         let mut root = pos.clone();
         root.clear_history();
 
@@ -394,7 +394,7 @@ impl Verifier<'_> {
         }
         let limits = self.limits();
         let attacker = reduced.side_to_move();
-        let mut ev = Evaluator::new(self.raw, self.no_interposition, attacker, limits);
+        let mut ev = Evaluator::new(self.raw, self.lower_bound, attacker, limits);
         let mut root = reduced.clone();
         let mut tries = 64;
         let result = (|| {
@@ -485,13 +485,16 @@ fn longer_defence(
 }
 
 /// The first attacker ply of `line`, the last excepted, where another check also mates (at
-/// any length).
+/// any length). A check whose search runs out of budget does not stop the others: one
+/// proven second mate is a flaw whatever the rest; only if none is found does an exhausted
+/// search make the answer unknown.
 fn second_solution(
     ev: &mut Evaluator,
     root: &mut Position,
     line: &[Move],
 ) -> Result<Option<(usize, Move)>, Stop> {
-    let mut result = Ok(None);
+    let mut found = None;
+    let mut undecided = None;
     let mut played = 0;
     'line: for (i, &m) in line.iter().enumerate() {
         if i + 1 < line.len() && root.side_to_move() == ev.attacker {
@@ -503,13 +506,12 @@ fn second_solution(
                 root.undo_move();
                 match mates {
                     Ok(true) => {
-                        result = Ok(Some((i + 1, other)));
+                        found = Some((i + 1, other));
                         break 'line;
                     }
                     Ok(false) => {}
                     Err(e) => {
-                        result = Err(e);
-                        break 'line;
+                        undecided.get_or_insert(e);
                     }
                 }
             }
@@ -520,7 +522,11 @@ fn second_solution(
     for _ in 0..played {
         root.undo_move();
     }
-    result
+    match (found, undecided) {
+        (Some(f), _) => Ok(Some(f)),
+        (None, Some(e)) => Err(e),
+        (None, None) => Ok(None),
+    }
 }
 
 /// The attacker's hand after `line`.

@@ -1,0 +1,153 @@
+//! `tsume verify`: verdicts against the rules doc and an outside oracle.
+
+mod common;
+
+use tsume_solver::tsume::verify::{self, Flaw, VerifyOptions};
+use tsume_solver::Setup;
+
+fn options(check_unnecessary: bool) -> VerifyOptions {
+    VerifyOptions {
+        budget: 2_000_000,
+        hash_mb: 16,
+        check_unnecessary,
+    }
+}
+
+/// Splits `<sfen> [moves …]`.
+fn problem(text: &str) -> (Setup, Option<Vec<String>>) {
+    let (sfen, moves) = match text.split_once(" moves ") {
+        Some((s, m)) => (s, Some(m.split_whitespace().map(String::from).collect())),
+        None => (text, None),
+    };
+    (sfen.trim().parse().expect("valid SFEN"), moves)
+}
+
+#[test]
+fn verdicts_of_the_worked_cases() {
+    let text = common::read_data("verify_cases.txt");
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (setup, claimed) = problem(fields[0]);
+        let v = verify::verify(&setup, claimed.as_deref(), &options(true));
+        let messages: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
+        match fields[1] {
+            "sound" => assert!(v.is_sound(), "{}: {messages:?}", fields[0]),
+            "flawed" => {
+                assert!(
+                    !v.is_sound() && !v.is_unproven(),
+                    "{}: {messages:?}",
+                    fields[0]
+                );
+                for expected in fields[2].split(';').map(str::trim) {
+                    assert!(
+                        messages.iter().any(|m| m.starts_with(expected)),
+                        "{}: expected {expected:?} among {messages:?}",
+                        fields[0]
+                    );
+                }
+            }
+            other => panic!("unknown verdict {other}"),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 10);
+}
+
+/// 余詰 at the first move exactly when cshogi's DfPn finds more than one mating first move.
+#[test]
+fn second_solutions_match_the_oracle() {
+    let text = common::read_data("verify_yozume.txt");
+    let (mut flagged, mut unique, mut unproven) = (0, 0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (problem_text, comment) = line.split_once('#').expect("oracle comment");
+        let mates: Vec<&str> = comment
+            .trim()
+            .trim_start_matches("mating-first-moves=")
+            .split(',')
+            .collect();
+        let (setup, claimed) = problem(problem_text.trim());
+        let v = verify::verify(&setup, claimed.as_deref(), &options(false));
+        let at_first = v.flaws.iter().find_map(|f| match f {
+            Flaw::SecondSolution { ply: 1, mv } => Some(mv.to_string()),
+            _ => None,
+        });
+        if v.is_unproven() {
+            // Some other check (at a later ply) could not be decided within the budget.
+            unproven += 1;
+        }
+        if mates.len() > 1 {
+            let mv = at_first.unwrap_or_else(|| panic!("{line}: no 余詰 reported"));
+            assert!(
+                mates.contains(&mv.as_str()),
+                "{line}: {mv} is not a mating move"
+            );
+            flagged += 1;
+        } else {
+            assert_eq!(
+                at_first, None,
+                "{line}: 余詰 reported for a unique first move"
+            );
+            unique += 1;
+        }
+    }
+    assert!(
+        flagged >= 20 && unique >= 5,
+        "flagged {flagged}, unique {unique}"
+    );
+    assert!(unproven <= 4, "{unproven} verdicts unproven");
+}
+
+#[test]
+fn verify_exit_codes_and_json() {
+    let dir = std::env::temp_dir().join(format!("tsume-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sound = dir.join("sound.txt");
+    std::fs::write(
+        &sound,
+        "# two sound problems\n4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\n\
+         {\"sfen\":\"9/8k/7P1/9/7R1/9/9/9/9 b r2b4g4s4n4l17p 1\",\"solution\":[\"2c2b+\",\"1b1c\",\"2e2c+\"]}\n",
+    )
+    .unwrap();
+    let o = common::tsume(&["verify", sound.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stdout(&o));
+    assert_eq!(common::stdout(&o).matches(": sound: ").count(), 2);
+
+    let flawed = dir.join("flawed.txt");
+    std::fs::write(&flawed, "4k4/9/4P4/9/9/9/9/9/9 b GP2r2b3g4s4n4l16p 1\n").unwrap();
+    let o = common::tsume(&["verify", "--json", flawed.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(common::stdout(&o).trim()).unwrap();
+    assert_eq!(v["verdict"], "flawed");
+    assert_eq!(v["flaws"][0]["code"], "leftover");
+    assert_eq!(v["length"], 1);
+
+    let unproven = dir.join("unproven.txt");
+    std::fs::write(&unproven, "9/8k/7P1/9/7R1/9/9/9/9 b r2b4g4s4n4l17p 1\n").unwrap();
+    let o = common::tsume(&["verify", "--budget", "1", unproven.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stdout(&o).contains("unproven"),
+        "{}",
+        common::stdout(&o)
+    );
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "4k4/9/4P4 b G 1\n").unwrap();
+    let o = common::tsume(&["verify", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("line 1"),
+        "{}",
+        common::stderr(&o)
+    );
+    let o = common::tsume(&["verify", dir.join("missing.txt").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
