@@ -16,7 +16,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use tsume_solver::dfpn::{self, Outcome, Progress, SolveOptions, SolveReport};
-use tsume_solver::{Move, Position, Setup};
+use tsume_solver::{tsume, Move, Position, Setup};
 
 const ENGINE_NAME: &str = concat!("tsume ", env!("CARGO_PKG_VERSION"));
 const ENGINE_AUTHOR: &str = "the tsume developers";
@@ -41,21 +41,13 @@ impl Rules {
             Rules::Tsume => "tsume",
         }
     }
-
-    /// Whether a solver for these rules exists; otherwise [`solve`] uses the raw solver.
-    fn has_own_solver(self) -> bool {
-        match self {
-            Rules::Raw => true,
-            Rules::Tsume => false,
-        }
-    }
 }
 
-/// The one place that picks the solver for the rules. The raw df-pn solver is the only one
-/// so far: `Tsume` falls back to it (and says so with `info string` before searching).
+/// The one place that picks the solver for the rules.
 pub fn solve(rules: Rules, pos: &Position, options: &SolveOptions) -> SolveReport {
     match rules {
-        Rules::Raw | Rules::Tsume => dfpn::solve(pos, options),
+        Rules::Raw => dfpn::solve(pos, options),
+        Rules::Tsume => tsume::solve(pos, options).report,
     }
 }
 
@@ -253,10 +245,7 @@ impl Engine {
             )),
             "rules" => match value.to_ascii_lowercase().as_str() {
                 "raw" => self.options.rules = Rules::Raw,
-                "tsume" => {
-                    self.options.rules = Rules::Tsume;
-                    self.warn_rules();
-                }
+                "tsume" => self.options.rules = Rules::Tsume,
                 _ => self.info_string(&format!(
                     "Rules must be raw or tsume, got {value:?}; keeping {}",
                     self.options.rules.name()
@@ -271,16 +260,6 @@ impl Engine {
             },
             // USI_Ponder and other GUI-set options: ignored.
             _ => {}
-        }
-    }
-
-    fn warn_rules(&self) {
-        if !self.options.rules.has_own_solver() {
-            self.info_string(&format!(
-                "Rules {}: no solver for these rules yet; searching with raw rules \
-                 (lengths count useless interpositions)",
-                self.options.rules.name()
-            ));
         }
     }
 
@@ -322,7 +301,6 @@ impl Engine {
             answer_without_search(&self.out, "the side not to move has no king to mate");
             return;
         }
-        self.warn_rules();
 
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();

@@ -159,9 +159,21 @@ fn handshake_lists_the_options() {
     e.send("setoption name Threads value 4");
     let got = e.expect("info string", Duration::from_secs(5));
     assert!(got.last().unwrap().contains("ignored"), "{got:?}");
+    // Tsume rules: the interpositions on the 4th rank are useless, so R 9e9d mates in one
+    // (tricky_rules khblog_futile_1te: source 1, raw 15).
     e.send("setoption name Rules value tsume");
-    let got = e.expect("info string", Duration::from_secs(5));
-    assert!(got.last().unwrap().contains("raw"), "{got:?}");
+    e.send("position sfen 9/9/6Bnl/8k/R6p1/9/9/9/9 b rb4g4s3n3l17p 1");
+    e.send("go mate 20000");
+    let got = e.expect("checkmate", Duration::from_secs(30));
+    assert_eq!(got.last().unwrap(), "checkmate 9e9d");
+    e.send("setoption name Rules value raw");
+    e.send("go mate 20000");
+    let got = e.expect("checkmate", Duration::from_secs(30));
+    assert_eq!(
+        got.last().unwrap().split_whitespace().count(),
+        16,
+        "{got:?}"
+    );
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(5)).success());
 }
