@@ -115,6 +115,16 @@ impl<'t> Evaluator<'t> {
         }
     }
 
+    /// The raw mate length the table knows for the position after the defender's move `m`
+    /// (a hint for move ordering; `None` if not known to be mate).
+    pub fn raw_hint_after(&self, pos: &Position, m: Move) -> Option<u16> {
+        let key = pos.board_key_after(m) ^ crate::dfpn::search::table_salt(pos);
+        let p = self
+            .raw
+            .probe(key, pos.hand(self.attacker), crate::dfpn::MAX_LENGTH);
+        (p.kind() == Kind::Proven).then_some(p.len)
+    }
+
     /// Whether the raw game has a mate at all from `pos` (any length).
     pub fn raw_mate_exists(&mut self, pos: &Position) -> Eval<bool> {
         let (kind, _) = self.dfpn(pos, crate::dfpn::MAX_LENGTH, Defences::All)?;
@@ -140,8 +150,13 @@ impl<'t> Evaluator<'t> {
         Ok(Some(length))
     }
 
-    /// The quick answer of the two bounding games, if they settle it.
+    /// The quick answer of the two bounding games, if they settle it. The lower-bound
+    /// game goes first: its disproof settles "no", and only after its proof can the raw
+    /// game's (harder) proof settle "yes".
     fn bounds(&mut self, pos: &Position, r: u16) -> Eval<Option<bool>> {
+        if let (Kind::Disproven, _) = self.dfpn(pos, r, Defences::Tsume)? {
+            return Ok(Some(false));
+        }
         if r > 0 {
             match self.dfpn(pos, r, Defences::All)? {
                 (Kind::Proven, _) => return Ok(Some(true)),
@@ -149,10 +164,7 @@ impl<'t> Evaluator<'t> {
                 _ => {}
             }
         }
-        match self.dfpn(pos, r, Defences::Tsume)? {
-            (Kind::Disproven, _) => Ok(Some(false)),
-            _ => Ok(None),
-        }
+        Ok(None)
     }
 
     /// Attacker to move: is there a check after which the defender is tsume-mated within

@@ -122,27 +122,24 @@ pub fn tsume_length(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Resul
     Ok(upper)
 }
 
-/// The defences of the defender-to-move `pos` (of value `v`) that are counted and reach
-/// the value: each is mate within `v − 1` but not within `v − 3`.
-pub fn longest_defences(ev: &mut Evaluator, pos: &mut Position, v: i32) -> Result<Vec<Move>, Stop> {
-    let mut evasions = MoveList::new();
-    movegen::generate_evasions(pos, &mut evasions);
-    let mut longest = Vec::new();
-    for &d in evasions.iter() {
-        pos.do_move(d);
-        let counted = ev.mate_or(pos, v - 1).and_then(|within| {
-            if within {
-                ev.mate_or(pos, v - 3).map(|shorter| !shorter)
-            } else {
-                Ok(false)
-            }
-        });
-        pos.undo_move();
-        if counted? {
-            longest.push(d);
+/// Whether the defence `d` of the defender-to-move `pos` (of value `v`) is counted and
+/// reaches the value: mate within `v − 1` but not within `v − 3`.
+pub fn is_longest_defence(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    d: Move,
+    v: i32,
+) -> Result<bool, Stop> {
+    pos.do_move(d);
+    let counted = ev.mate_or(pos, v - 1).and_then(|within| {
+        if within {
+            ev.mate_or(pos, v - 3).map(|shorter| !shorter)
+        } else {
+            Ok(false)
         }
-    }
-    Ok(longest)
+    });
+    pos.undo_move();
+    counted
 }
 
 /// A best-play line of value `v` from `pos`: the attacker mates in the fewest plies (on the
@@ -191,9 +188,18 @@ pub fn best_play_line(
         if evasions.is_empty() || v == 0 {
             return Ok(Vec::new());
         }
-        let candidates = longest_defences(ev, pos, v)?;
+        // The defences the raw table thinks longest first: the first that is a longest
+        // counted defence and leaves no pieces in hand ends the search.
+        let mut order: Vec<(u16, Move)> = evasions
+            .iter()
+            .map(|&d| (ev.raw_hint_after(pos, d).unwrap_or(u16::MAX), d))
+            .collect();
+        order.sort_by_key(|&(l, d)| (std::cmp::Reverse(l), d.raw()));
         let mut first: Option<Vec<Move>> = None;
-        for &d in &candidates {
+        for &(_, d) in &order {
+            if !is_longest_defence(ev, pos, d, v)? {
+                continue;
+            }
             if first.is_some() {
                 if *tries == 0 {
                     break;

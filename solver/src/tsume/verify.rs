@@ -384,21 +384,18 @@ impl Verifier<'_> {
         let Ok(reduced) = Position::from_setup(&setup) else {
             return Ok(false);
         };
-        let got = match self.value(&reduced) {
-            Solved::Mate { length } => length,
-            Solved::NoMate => return Ok(false),
-            Solved::Unproven(stop) => return Err(stop),
-        };
-        if got != length {
-            return Ok(false);
-        }
         let limits = self.limits();
         let attacker = reduced.side_to_move();
         let mut ev = Evaluator::new(self.raw, self.lower_bound, attacker, limits);
         let mut root = reduced.clone();
         let mut tries = 64;
         let result = (|| {
-            let line = best_play_line(&mut ev, &mut root, length as i32, &mut tries)?;
+            // Same length or not, by bounded searches only: mate within L but not L − 2.
+            let length = length as i32;
+            if !ev.mate_or(&mut root, length)? || ev.mate_or(&mut root, length - 2)? {
+                return Ok(false);
+            }
+            let line = best_play_line(&mut ev, &mut root, length, &mut tries)?;
             if !hand_at_end(&root, &line, attacker).is_empty() {
                 return Ok(false);
             }
