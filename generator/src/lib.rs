@@ -1,1 +1,15 @@
-//! Generator of sound tsume problems (work in progress: see the project issues).
+//! Generator of sound tsume problems (rules doc §3), exported as puzzle packs.
+//!
+//! - [`rng`]: a deterministic random number generator (one stream per candidate);
+//! - [`candidate`]: random placements around a defender king, and mutations of accepted
+//!   problems;
+//! - [`pipeline`]: legal set-up → quick mate screen → length → `tsume verify` → removal of
+//!   unnecessary pieces;
+//! - [`pack`]: the pack records (id, themes, grade, dedup) and files;
+//! - [`run`]: the parallel, deterministic, resumable generation loop.
+
+pub mod candidate;
+pub mod pack;
+pub mod pipeline;
+pub mod rng;
+pub mod run;

@@ -193,6 +193,10 @@ pub enum Defences {
 enum Via {
     /// A move, one ply of the budget.
     Normal,
+    /// (Tsume game) an interposition searched first as an ordinary move (one ply of the
+    /// budget): most are refuted that way or mate anyway, and only one refuted becomes
+    /// [`Via::Interposition`], with its extra children.
+    Pending,
     /// (Tsume game) an interposition: the child, an attacker node flagged with the
     /// interposition square, keeps the parent's budget; its ordinary checks get two plies
     /// less and its captures on the square lead to [`Via::UnusedCapture`] children.
@@ -430,8 +434,8 @@ impl<'t> Search<'t> {
     fn lift(c: &Child, flagged_parent: bool) -> u16 {
         match c.via {
             Via::Interposition | Via::UnusedCapture => c.len,
-            Via::Normal if flagged_parent => c.len.saturating_add(2),
-            Via::Normal => c.len.saturating_add(1),
+            Via::Normal | Via::Pending if flagged_parent => c.len.saturating_add(2),
+            Via::Normal | Via::Pending => c.len.saturating_add(1),
         }
     }
 
@@ -734,10 +738,12 @@ impl<'t> Search<'t> {
         };
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
-            let via = if movegen::is_interposition(&self.pos, squares, m) {
-                Via::Interposition
-            } else {
+            let via = if !movegen::is_interposition(&self.pos, squares, m) {
                 Via::Normal
+            } else if remaining >= 2 && remaining != UNLIMITED {
+                Via::Pending
+            } else {
+                Via::Interposition
             };
             let mut c = Child::new(m, via);
             let (child_key, child_hand, repeats) = self.child_key(m);
@@ -758,6 +764,7 @@ impl<'t> Search<'t> {
                 c.len = p.len;
                 c.hand = p.hand;
             }
+            self.flag_if_refuted(&mut c, remaining);
             if c.dn == 0 {
                 children.clear();
                 children.push(c);
@@ -854,6 +861,25 @@ impl<'t> Search<'t> {
             let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
             amount = amount.saturating_add(r.amount);
             children[best].set(&r);
+            self.flag_if_refuted(&mut children[best], remaining);
         }
+    }
+
+    /// A pending interposition refuted as an ordinary move becomes the flagged child that
+    /// may still be excused (see [`Via::Pending`]).
+    fn flag_if_refuted(&mut self, c: &mut Child, remaining: u16) {
+        // A repetition stays a failure (the position is on the path: never searched again).
+        if c.via != Via::Pending || c.dn != 0 || c.rep_depth != u32::MAX {
+            return;
+        }
+        c.via = Via::Interposition;
+        let key = self.pos.board_key_after(c.mv) ^ self.salt ^ interposition_flag(c.mv.to());
+        let p = self
+            .table
+            .probe(key, self.pos.hand(self.attacker), remaining);
+        c.pn = p.pn;
+        c.dn = p.dn;
+        c.len = p.len;
+        c.hand = p.hand;
     }
 }

@@ -1,0 +1,392 @@
+//! The puzzle pack: one JSON object per problem in `pack.jsonl` (appended and flushed as
+//! each problem is accepted), and, derived from it, `pack.sfen`, `problems.kif` and
+//! `manifest.json` (see the README for the format).
+
+use std::collections::HashSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tsume_solver::kif::{self, Ending};
+use tsume_solver::movegen::{self, CheckInfo, MoveCounter};
+use tsume_solver::{notation, Color, Move, Position, Setup, Square};
+
+use crate::pipeline::Found;
+
+/// Difficulty of a problem.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Difficulty {
+    /// Nodes the df-pn solver needed (tsume rules).
+    pub nodes: u64,
+    /// 1–8 stars by node count.
+    pub grade: u8,
+    /// Checks at the first move that do not mate.
+    pub tempting_checks: u32,
+}
+
+/// One problem of a pack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The first 16 hex digits of the sha256 of the canonical SFEN (the smaller of the
+    /// position's SFEN and its left–right mirror's).
+    pub id: String,
+    pub sfen: String,
+    pub length: usize,
+    pub solution: Vec<String>,
+    pub solution_ja: String,
+    pub final_alternatives: Vec<String>,
+    pub difficulty: Difficulty,
+    pub themes: Vec<String>,
+    pub generator: serde_json::Value,
+}
+
+/// The grade of a problem from the solver's node count: 1 below 1,000 nodes, then one
+/// more star for each factor of about 3, up to 8 from 1,000,000 nodes.
+pub fn grade(nodes: u64) -> u8 {
+    const STEPS: [u64; 7] = [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000];
+    1 + STEPS.iter().filter(|&&s| nodes >= s).count() as u8
+}
+
+/// The left–right mirror of a setup.
+pub fn mirror(setup: &Setup) -> Setup {
+    let mut m = setup.clone();
+    for sq in Square::all() {
+        m.board[sq.mirror().index()] = setup.board[sq.index()];
+    }
+    m
+}
+
+/// The id of a position: mirror images share it.
+pub fn canonical_id(setup: &Setup) -> String {
+    let a = setup.to_string();
+    let b = mirror(setup).to_string();
+    let canonical = if a <= b { a } else { b };
+    let digest = Sha256::digest(canonical.as_bytes());
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The solution's skeleton: per move, the piece, drop or not, promotion, and the
+/// destination relative to the defender king's starting square (mirror-normalised). Two
+/// problems with one skeleton are the same idea shifted on the board.
+pub fn skeleton(pos: &Position, moves: &[Move]) -> String {
+    let king = pos.king(Color::White).expect("a defender king");
+    let mut p = pos.clone();
+    let mut parts = Vec::new();
+    let mut mirror_sign: Option<i16> = None;
+    for &m in moves {
+        let piece = if let Some(kind) = m.drop_kind() {
+            format!("{}*", kind.sfen_letter())
+        } else {
+            p.piece_at(m.from_sq())
+                .map(|pc| pc.to_sfen())
+                .unwrap_or_default()
+        };
+        let dx = m.to().file() as i16 - king.file() as i16;
+        let dy = m.to().rank() as i16 - king.rank() as i16;
+        // The first sideways move fixes the orientation, so mirror images agree.
+        let sign = *mirror_sign.get_or_insert(if dx < 0 {
+            -1
+        } else if dx > 0 {
+            1
+        } else {
+            0
+        });
+        let dx = if sign < 0 { -dx } else { dx };
+        parts.push(format!(
+            "{piece}{dx:+}{dy:+}{}",
+            if m.is_promotion() { "+" } else { "" }
+        ));
+        p.do_move(m);
+    }
+    parts.join(" ")
+}
+
+/// Themes of a solution.
+pub fn themes(pos: &Position, moves: &[Move]) -> Vec<String> {
+    let mut themes = Vec::new();
+    let mut p = pos.clone();
+    let (mut sacrifice, mut interposition, mut promotion_choice, mut non_promotion) =
+        (false, false, false, false);
+    for (i, &m) in moves.iter().enumerate() {
+        let attacker = p.side_to_move() == Color::Black;
+        if attacker {
+            let ci = CheckInfo::new(&p);
+            if !m.is_drop() {
+                let other = if m.is_promotion() {
+                    m.without_promotion()
+                } else {
+                    m.with_promotion()
+                };
+                let other_checks =
+                    other != m && p.legal_moves().contains(other) && ci.gives_check(&p, other);
+                if other_checks {
+                    promotion_choice = true;
+                }
+                if !m.is_promotion() && other != m && p.legal_moves().contains(other) {
+                    non_promotion = true;
+                }
+            }
+            if moves.get(i + 1).is_some_and(|reply| reply.to() == m.to()) {
+                sacrifice = true;
+            }
+        } else {
+            let squares = movegen::interposition_squares(&p);
+            if movegen::is_interposition(&p, squares, m) {
+                interposition = true;
+            }
+        }
+        p.do_move(m);
+    }
+    if sacrifice {
+        themes.push("sacrifice".into());
+    }
+    if interposition {
+        themes.push("interposition".into());
+    }
+    if promotion_choice {
+        themes.push("promotion-choice".into());
+    }
+    if non_promotion {
+        themes.push("non-promotion".into());
+    }
+    if moves.last().is_some_and(|m| m.is_drop()) {
+        themes.push("drop-mate".into());
+    }
+    themes
+}
+
+/// Checks at the root that do not mate (the solution's first move excepted).
+fn tempting_checks(pos: &Position) -> u32 {
+    let mut c = MoveCounter::default();
+    movegen::generate_checks(pos, &mut c);
+    (c.0 as u32).saturating_sub(1)
+}
+
+/// The pack record of an accepted problem.
+pub fn record(found: &Found, generator: serde_json::Value) -> Record {
+    let pos = Position::from_setup(&found.setup).expect("accepted problems are legal");
+    let moves = &found.verdict.solution;
+    Record {
+        id: canonical_id(&found.setup),
+        sfen: found.setup.to_string(),
+        length: moves.len(),
+        solution: moves.iter().map(|m| m.to_string()).collect(),
+        solution_ja: notation::japanese_line(&pos, moves),
+        final_alternatives: found
+            .verdict
+            .final_alternatives
+            .iter()
+            .map(|m| m.to_string())
+            .collect(),
+        difficulty: Difficulty {
+            nodes: found.solve_nodes,
+            grade: grade(found.solve_nodes),
+            tempting_checks: tempting_checks(&pos),
+        },
+        themes: themes(&pos, moves),
+        generator,
+    }
+}
+
+/// Why the pack could not be read or written.
+#[derive(Debug)]
+pub struct PackError(pub String);
+
+impl std::fmt::Display for PackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PackError {}
+
+fn io_error(path: &Path, e: std::io::Error) -> PackError {
+    PackError(format!("{}: {e}", path.display()))
+}
+
+/// A pack directory being written: `pack.jsonl` open for appending.
+pub struct Pack {
+    dir: PathBuf,
+    file: File,
+    pub records: Vec<Record>,
+    ids: HashSet<String>,
+    skeletons: HashSet<String>,
+}
+
+impl Pack {
+    /// Opens (creating if needed) the pack in `dir`, reading the problems already there.
+    pub fn open(dir: &Path) -> Result<Pack, PackError> {
+        fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+        let path = dir.join("pack.jsonl");
+        let records = if path.exists() {
+            read_records(&path)?
+        } else {
+            Vec::new()
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| io_error(&path, e))?;
+        let mut pack = Pack {
+            dir: dir.to_path_buf(),
+            file,
+            records: Vec::new(),
+            ids: HashSet::new(),
+            skeletons: HashSet::new(),
+        };
+        for r in records {
+            pack.remember(r);
+        }
+        Ok(pack)
+    }
+
+    fn remember(&mut self, r: Record) {
+        self.ids.insert(r.id.clone());
+        if let Some(s) = record_skeleton(&r) {
+            self.skeletons.insert(s);
+        }
+        self.records.push(r);
+    }
+
+    /// Whether the pack already has this problem (or its mirror, or its skeleton).
+    pub fn is_duplicate(&self, r: &Record) -> bool {
+        self.ids.contains(&r.id) || record_skeleton(r).is_some_and(|s| self.skeletons.contains(&s))
+    }
+
+    /// Appends `r` to `pack.jsonl` and flushes it to disk.
+    pub fn append(&mut self, r: Record) -> Result<(), PackError> {
+        let path = self.dir.join("pack.jsonl");
+        let line = serde_json::to_string(&r).expect("records serialise");
+        writeln!(self.file, "{line}").map_err(|e| io_error(&path, e))?;
+        self.file.flush().map_err(|e| io_error(&path, e))?;
+        self.file.sync_data().map_err(|e| io_error(&path, e))?;
+        self.remember(r);
+        Ok(())
+    }
+
+    /// Writes `pack.sfen`, `problems.kif` and `manifest.json` from the records.
+    pub fn export(&self, version: &str) -> Result<(), PackError> {
+        let mut sfen = String::new();
+        let mut kif_text = String::new();
+        let mut counts = std::collections::BTreeMap::<usize, usize>::new();
+        for r in &self.records {
+            sfen += &format!("{} moves {}\n", r.sfen, r.solution.join(" "));
+            let pos = Position::from_sfen(&r.sfen)
+                .map_err(|e| PackError(format!("pack.jsonl: problem {}: {e}", r.id)))?;
+            let moves: Vec<Move> = replay(&pos, &r.solution)
+                .ok_or_else(|| PackError(format!("pack.jsonl: problem {}: bad solution", r.id)))?;
+            kif_text += &format!("# problem {} ({} plies)\n", r.id, r.length);
+            kif_text += &kif::write(&pos, &moves, Ending::Mate);
+            kif_text += "\n";
+            *counts.entry(r.length).or_default() += 1;
+        }
+        self.write_file("pack.sfen", &sfen)?;
+        self.write_file("problems.kif", &kif_text)?;
+        let mut files = serde_json::Map::new();
+        for name in ["pack.jsonl", "pack.sfen", "problems.kif"] {
+            let path = self.dir.join(name);
+            let bytes = fs::read(&path).map_err(|e| io_error(&path, e))?;
+            let hex: String = Sha256::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            files.insert(name.into(), serde_json::json!({ "sha256": hex }));
+        }
+        let manifest = serde_json::json!({
+            "tool": "tsume",
+            "version": version,
+            "rules": "tsume",
+            "count": self.records.len(),
+            "counts_per_length": counts.iter().map(|(l, n)| (l.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
+            "files": files,
+        });
+        self.write_file(
+            "manifest.json",
+            &(serde_json::to_string_pretty(&manifest).expect("json") + "\n"),
+        )
+    }
+
+    fn write_file(&self, name: &str, text: &str) -> Result<(), PackError> {
+        let path = self.dir.join(name);
+        let tmp = self.dir.join(format!(".{name}.tmp"));
+        fs::write(&tmp, text).map_err(|e| io_error(&tmp, e))?;
+        fs::rename(&tmp, &path).map_err(|e| io_error(&path, e))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+fn replay(pos: &Position, solution: &[String]) -> Option<Vec<Move>> {
+    let mut p = pos.clone();
+    let mut moves = Vec::new();
+    for text in solution {
+        let m = p.parse_move(text).ok()?;
+        p.do_move(m);
+        moves.push(m);
+    }
+    Some(moves)
+}
+
+fn record_skeleton(r: &Record) -> Option<String> {
+    let pos = Position::from_sfen(&r.sfen).ok()?;
+    let moves = replay(&pos, &r.solution)?;
+    Some(skeleton(&pos, &moves))
+}
+
+/// Reads the records of a `pack.jsonl`, with line-numbered errors.
+pub fn read_records(path: &Path) -> Result<Vec<Record>, PackError> {
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    let mut records = Vec::new();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| io_error(path, e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: Record = serde_json::from_str(&line)
+            .map_err(|e| PackError(format!("{}: line {}: {e}", path.display(), i + 1)))?;
+        records.push(r);
+    }
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grades_rise_with_nodes() {
+        assert_eq!(grade(10), 1);
+        assert_eq!(grade(999), 1);
+        assert_eq!(grade(1_000), 2);
+        assert_eq!(grade(50_000), 5);
+        assert_eq!(grade(5_000_000), 8);
+    }
+
+    #[test]
+    fn mirror_images_share_an_id_and_a_skeleton() {
+        let a: Setup = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1"
+            .parse()
+            .unwrap();
+        let b = mirror(&a);
+        assert_ne!(a, b);
+        assert_eq!(canonical_id(&a), canonical_id(&b));
+        let pa = Position::from_setup(&a).unwrap();
+        let pb = Position::from_setup(&b).unwrap();
+        let ma = replay(&pa, &["2c2b+".into(), "1b1c".into(), "R*2c".into()]).unwrap();
+        let mb: Vec<Move> = ma.iter().map(|m| m.mirror()).collect();
+        assert_eq!(skeleton(&pa, &ma), skeleton(&pb, &mb));
+    }
+
+    #[test]
+    fn themes_of_a_drop_mate_with_promotion() {
+        let pos = Position::from_sfen("6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1").unwrap();
+        let moves = replay(&pos, &["2c2b+".into(), "1b1c".into(), "R*2c".into()]).unwrap();
+        let t = themes(&pos, &moves);
+        assert!(t.contains(&"drop-mate".to_string()), "{t:?}");
+    }
+}

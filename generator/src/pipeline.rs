@@ -1,0 +1,180 @@
+//! The soundness pipeline for one candidate, cheap checks first: legal set-up → quick
+//! mate screen under a node budget → tsume length in the wanted range → `tsume verify`
+//! (exact length, 変長, 駒余り, 余詰, 不要駒) → unnecessary pieces moved to the defender's
+//! hand one at a time, everything re-verified, until every piece is needed. Any budget
+//! exhausted rejects the candidate. The verification is the solver's own
+//! `tsume::verify`: one implementation for the generator and `tsume verify`.
+
+use std::time::{Duration, Instant};
+
+use tsume_solver::dfpn::{Outcome, SolveOptions};
+use tsume_solver::tsume::verify::{self, Flaw, PieceAt, Verdict, VerifyOptions};
+use tsume_solver::{tsume, Color, Position, Setup};
+
+/// Settings of the pipeline.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Wanted tsume lengths (inclusive).
+    pub min_length: usize,
+    pub max_length: usize,
+    /// Nodes per sub-search in verification.
+    pub budget: u64,
+    /// Nodes for the quick mate screen.
+    pub screen_budget: u64,
+    /// Table size per search in MiB.
+    pub hash_mb: usize,
+}
+
+/// Where a candidate left the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    Illegal,
+    NoQuickMate,
+    Length,
+    Flawed(&'static str),
+    Unproven,
+    Accepted,
+}
+
+impl Stage {
+    pub fn name(&self) -> String {
+        match self {
+            Stage::Illegal => "illegal".into(),
+            Stage::NoQuickMate => "no-quick-mate".into(),
+            Stage::Length => "length".into(),
+            Stage::Flawed(code) => format!("flawed:{code}"),
+            Stage::Unproven => "unproven".into(),
+            Stage::Accepted => "accepted".into(),
+        }
+    }
+}
+
+/// A sound problem the pipeline accepted.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub setup: Setup,
+    pub verdict: Verdict,
+    /// Nodes the solver needed for the problem (the difficulty measure).
+    pub solve_nodes: u64,
+}
+
+/// Time spent per stage (screen, verify) for the throughput benchmark.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageTimes {
+    pub screen: Duration,
+    pub verify: Duration,
+}
+
+/// Moves `piece` of `setup` (attacker to move) into the defender's hand.
+pub fn without_piece(setup: &Setup, piece: PieceAt) -> Setup {
+    let mut s = setup.clone();
+    let kind = match piece {
+        PieceAt::Board(sq, kind) => {
+            s.board[sq.index()] = None;
+            kind.unpromote()
+        }
+        PieceAt::Hand(kind) => {
+            s.hands[s.side_to_move.index()][kind.index()] -= 1;
+            kind
+        }
+    };
+    s.hands[(!s.side_to_move).index()][kind.index()] += 1;
+    s
+}
+
+/// The tsume length of `pos` and the solver's node count, within `budget` nodes.
+fn quick_length(pos: &Position, budget: u64, hash_mb: usize) -> Option<(usize, u64)> {
+    let options = SolveOptions {
+        hash_mb,
+        node_limit: Some(budget),
+        ..SolveOptions::default()
+    };
+    let report = tsume::solve(pos, &options).report;
+    match report.outcome {
+        Outcome::Mate { moves } => Some((moves.len(), report.nodes)),
+        _ => None,
+    }
+}
+
+/// Runs the pipeline on one candidate.
+pub fn evaluate(setup: &Setup, settings: &Settings) -> (Result<Found, Stage>, StageTimes) {
+    let mut times = StageTimes::default();
+    let Ok(pos) = Position::from_setup(setup) else {
+        return (Err(Stage::Illegal), times);
+    };
+    if pos.side_to_move() != Color::Black || pos.king(Color::White).is_none() {
+        return (Err(Stage::Illegal), times);
+    }
+    let t = Instant::now();
+    // Minimisation keeps the length (an unnecessary piece is one without which the problem
+    // is sound with the same length), so the screen's length is final.
+    let screened = quick_length(&pos, settings.screen_budget, settings.hash_mb);
+    times.screen = t.elapsed();
+    match screened {
+        None => return (Err(Stage::NoQuickMate), times),
+        Some((len, _)) if len < settings.min_length || len > settings.max_length => {
+            return (Err(Stage::Length), times)
+        }
+        Some(_) => {}
+    }
+    let t = Instant::now();
+    let result = minimise(setup.clone(), settings);
+    times.verify = t.elapsed();
+    (result, times)
+}
+
+/// Verifies `setup`, taking out unnecessary pieces one at a time (re-verifying everything
+/// each time) until it is sound or flawed.
+fn minimise(mut setup: Setup, settings: &Settings) -> Result<Found, Stage> {
+    let options = VerifyOptions {
+        budget: settings.budget,
+        hash_mb: settings.hash_mb,
+        check_unnecessary: true,
+    };
+    for _ in 0..16 {
+        let verdict = verify::verify(&setup, None, &options);
+        if verdict.is_sound() {
+            let length = verdict.length.unwrap_or(0);
+            if length < settings.min_length || length > settings.max_length {
+                return Err(Stage::Length);
+            }
+            let pos = Position::from_setup(&setup).map_err(|_| Stage::Illegal)?;
+            let (_, nodes) =
+                quick_length(&pos, settings.budget, settings.hash_mb).ok_or(Stage::Unproven)?;
+            return Ok(Found {
+                setup,
+                verdict,
+                solve_nodes: nodes,
+            });
+        }
+        let unnecessary = verdict.flaws.iter().find_map(|f| match f {
+            Flaw::Unnecessary(p) => Some(*p),
+            _ => None,
+        });
+        let only_unnecessary = verdict
+            .flaws
+            .iter()
+            .all(|f| matches!(f, Flaw::Unnecessary(_)));
+        match (unnecessary, verdict.flaws.as_slice()) {
+            (Some(piece), _) if only_unnecessary => setup = without_piece(&setup, piece),
+            // Pieces left over: the mate did not need them; give them to the defender and
+            // try again (the defender may now use them, so everything is re-verified).
+            (_, [Flaw::Leftover(hand)]) => {
+                let hand = *hand;
+                for kind in hand.kinds() {
+                    for _ in 0..hand.count(kind) {
+                        setup = without_piece(&setup, PieceAt::Hand(kind));
+                    }
+                }
+            }
+            _ => {
+                let first = &verdict.flaws[0];
+                return Err(match first {
+                    Flaw::Unproven(_) => Stage::Unproven,
+                    f => Stage::Flawed(f.code()),
+                });
+            }
+        }
+    }
+    Err(Stage::Flawed("unnecessary-piece"))
+}
