@@ -1,5 +1,6 @@
 //! The `tsume` command-line tool.
 
+mod html;
 mod input;
 mod render;
 mod usi;
@@ -99,6 +100,39 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate sound tsume problems into a puzzle pack (DIR/pack.jsonl, pack.sfen,
+    /// problems.kif, manifest.json). Deterministic for a seed whatever the thread count;
+    /// every accepted problem is flushed at once, and rerunning the same command resumes.
+    Generate {
+        /// Problems wanted in the pack (spread evenly over the lengths).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        count: u64,
+        /// Tsume length L, or a range MIN-MAX (odd numbers).
+        #[arg(long, default_value = "3-7")]
+        length: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// The pack directory.
+        #[arg(long, default_value = "pack")]
+        out: std::path::PathBuf,
+        /// Nodes per verification sub-search (an exhausted budget rejects the candidate).
+        #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1000..))]
+        budget: u64,
+        /// Stop after this many seconds (the pack keeps what was accepted).
+        #[arg(long)]
+        time_limit: Option<f64>,
+        /// Stop after this many candidates.
+        #[arg(long)]
+        max_candidates: Option<u64>,
+        /// Most pieces placed on the board besides the king in a random candidate.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=30))]
+        pieces: u64,
+        /// Print the per-stage statistics as JSON on stdout at the end.
+        #[arg(long)]
+        stats: bool,
+    },
     /// Run as a USI engine on stdin/stdout (`go mate` answers `checkmate …`).
     Usi,
     /// Draw a tsume diagram as SVG: one position, or every problem of a pack.
@@ -114,6 +148,15 @@ enum Command {
         /// Nth move's destination highlighted.
         #[arg(long = "move", value_name = "N")]
         move_number: Option<usize>,
+    },
+    /// Write a pack as one self-contained, offline HTML page: the problems with thumbnails,
+    /// filters by length and grade, and a board to play each solution by clicking.
+    Html {
+        /// The pack directory (it holds pack.jsonl).
+        pack: std::path::PathBuf,
+        /// The page to write (`-` for stdout); default: index.html in the pack directory.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
     },
 }
 
@@ -157,6 +200,29 @@ fn main() -> ExitCode {
             usi::run();
             ExitCode::SUCCESS
         }
+        Command::Generate {
+            count,
+            length,
+            seed,
+            threads,
+            out,
+            budget,
+            time_limit,
+            max_candidates,
+            pieces,
+            stats,
+        } => run_generate(
+            count,
+            &length,
+            seed,
+            threads,
+            out,
+            budget,
+            time_limit,
+            max_candidates,
+            pieces,
+            stats,
+        ),
         Command::Verify {
             input,
             budget,
@@ -181,6 +247,10 @@ fn main() -> ExitCode {
             out,
             move_number,
         } => match render::run(&input, &out, move_number) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => bad_input(e),
+        },
+        Command::Html { pack, out } => match html::run(&pack, out.as_deref()) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => bad_input(e),
         },
@@ -265,6 +335,128 @@ fn main() -> ExitCode {
                 _ => input::print_record(&setup, &report, output),
             }
         }
+    }
+}
+
+/// Parses `L` or `MIN-MAX`.
+fn parse_lengths(text: &str) -> Result<(usize, usize), String> {
+    let parse = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("--length: {s:?} is not a number"))
+    };
+    let (min, max) = match text.split_once('-') {
+        Some((a, b)) => (parse(a)?, parse(b)?),
+        None => (parse(text)?, parse(text)?),
+    };
+    if min.is_multiple_of(2) || max.is_multiple_of(2) || min > max || max > 99 {
+        return Err(format!(
+            "--length must be odd lengths L or MIN-MAX with MIN <= MAX <= 99, got {text:?}"
+        ));
+    }
+    Ok((min, max))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_generate(
+    count: u64,
+    length: &str,
+    seed: u64,
+    threads: u64,
+    out: std::path::PathBuf,
+    budget: u64,
+    time_limit: Option<f64>,
+    max_candidates: Option<u64>,
+    pieces: u64,
+    print_stats: bool,
+) -> ExitCode {
+    use std::io::IsTerminal;
+    let (min_length, max_length) = match parse_lengths(length) {
+        Ok(l) => l,
+        Err(e) => return bad_input(e),
+    };
+    let time_limit = match time_limit {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            return bad_input(format!(
+                "--time-limit must be a positive number of seconds, got {t}"
+            ))
+        }
+        t => t.map(Duration::from_secs_f64),
+    };
+    let shape = tsume_generator::candidate::Shape {
+        max_board: pieces as u32,
+        min_board: (pieces as u32).min(2),
+        ..Default::default()
+    };
+    let options = tsume_generator::run::Options {
+        count: count as usize,
+        min_length,
+        max_length,
+        seed,
+        threads: threads as usize,
+        out,
+        budget,
+        time_limit,
+        max_candidates,
+        shape,
+        hash_mb: 16,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let result = tsume_generator::run::run(&options, |p| {
+        if !tty {
+            return;
+        }
+        let secs = p.stats.elapsed.as_secs_f64().max(1e-3);
+        let rate = p.stats.candidates as f64 / secs;
+        let new = p.stats.accepted_per_length.values().sum::<usize>();
+        let eta = if new > 0 {
+            let left = p.target.saturating_sub(p.accepted) as f64;
+            format!("{:.0}s", left * secs / new as f64)
+        } else {
+            "?".into()
+        };
+        let lengths: Vec<String> = p
+            .per_length
+            .iter()
+            .map(|(l, n)| format!("{l}:{n}"))
+            .collect();
+        eprint!(
+            "\r\x1b[K{}/{} accepted | {} candidates ({rate:.1}/s) | ETA {eta} | {}",
+            p.accepted,
+            p.target,
+            p.stats.candidates,
+            lengths.join(" ")
+        );
+    });
+    if tty {
+        eprintln!();
+    }
+    match result {
+        Ok(stats) => {
+            let accepted: usize = stats.accepted_per_length.values().sum();
+            eprintln!(
+                "{accepted} problems accepted from {} candidates in {:.1}s; pack in {}",
+                stats.candidates,
+                stats.elapsed.as_secs_f64(),
+                options.out.display()
+            );
+            if print_stats {
+                let obj = serde_json::json!({
+                    "candidates": stats.candidates,
+                    "stages": stats.stages,
+                    "duplicates": stats.duplicates,
+                    "over_quota": stats.over_quota,
+                    "accepted_per_length": stats.accepted_per_length.iter().map(|(l, n)| (l.to_string(), *n)).collect::<std::collections::BTreeMap<_, _>>(),
+                    "screen_seconds": stats.screen_time.as_secs_f64(),
+                    "verify_seconds": stats.verify_time.as_secs_f64(),
+                    "elapsed_seconds": stats.elapsed.as_secs_f64(),
+                    "threads": threads,
+                });
+                println!("{obj}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(e),
     }
 }
 

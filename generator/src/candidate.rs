@@ -33,7 +33,7 @@ impl Default for Shape {
             min_hand: 1,
             max_hand: 3,
             radius: 2,
-            mutate_percent: 50,
+            mutate_percent: 30,
         }
     }
 }
@@ -153,17 +153,26 @@ pub fn random_placement(rng: &mut Rng, shape: &Shape) -> Setup {
 pub fn mutate(base: &Setup, rng: &mut Rng, shape: &Shape) -> Setup {
     let mut setup = base.clone();
     setup.hands[Color::White.index()] = [0; 7];
+    // One to three changes: a single added piece is often just removed again as
+    // unnecessary, giving back the base problem.
+    for _ in 0..1 + rng.below(3) {
+        mutate_once(&mut setup, rng, shape);
+    }
+    finish(setup)
+}
+
+fn mutate_once(setup: &mut Setup, rng: &mut Rng, shape: &Shape) {
     let placed: Vec<Square> = Square::all()
         .filter(|s| matches!(setup.board[s.index()], Some(p) if p.kind != King))
         .collect();
     match rng.below(5) {
-        0 | 1 => add_board_piece(&mut setup, rng, shape.radius + 1),
+        0 | 1 => add_board_piece(setup, rng, shape.radius + 1),
         2 if !placed.is_empty() => {
             // Move a piece to another square near the king.
             let from = *rng.pick(&placed);
             let piece = setup.board[from.index()].take();
-            if let Some(king) = defender_king(&setup) {
-                let squares = near(&setup, king, shape.radius + 1);
+            if let Some(king) = defender_king(setup) {
+                let squares = near(setup, king, shape.radius + 1);
                 if !squares.is_empty() {
                     setup.board[rng.pick(&squares).index()] = piece;
                 } else {
@@ -185,10 +194,9 @@ pub fn mutate(base: &Setup, rng: &mut Rng, shape: &Shape) -> Setup {
                 let k = *rng.pick(&held);
                 setup.hands[Color::Black.index()][k.index()] -= 1;
             }
-            add_hand_piece(&mut setup, rng);
+            add_hand_piece(setup, rng);
         }
     }
-    finish(setup)
 }
 
 fn finish(mut setup: Setup) -> Setup {

@@ -251,6 +251,11 @@ impl Pack {
         self.records.push(r);
     }
 
+    /// The solution skeletons of the problems in the pack.
+    pub fn skeletons(&self) -> HashSet<String> {
+        self.skeletons.clone()
+    }
+
     /// Whether the pack already has this problem (or its mirror, or its skeleton).
     pub fn is_duplicate(&self, r: &Record) -> bool {
         self.ids.contains(&r.id) || record_skeleton(r).is_some_and(|s| self.skeletons.contains(&s))

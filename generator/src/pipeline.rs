@@ -5,11 +5,14 @@
 //! exhausted rejects the candidate. The verification is the solver's own
 //! `tsume::verify`: one implementation for the generator and `tsume verify`.
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use tsume_solver::dfpn::search::{Defences, Limits, Search};
+use tsume_solver::dfpn::table::{Kind, Table};
 use tsume_solver::dfpn::{Outcome, SolveOptions};
 use tsume_solver::tsume::verify::{self, Flaw, PieceAt, Verdict, VerifyOptions};
-use tsume_solver::{tsume, Color, Position, Setup};
+use tsume_solver::{tsume, Color, Move, Position, Setup};
 
 /// Settings of the pipeline.
 #[derive(Clone, Debug)]
@@ -23,6 +26,8 @@ pub struct Settings {
     pub screen_budget: u64,
     /// Table size per search in MiB.
     pub hash_mb: usize,
+    /// Lengths whose quota is already met (rejected at the screen).
+    pub full_lengths: HashSet<usize>,
 }
 
 /// Where a candidate left the pipeline.
@@ -33,6 +38,8 @@ pub enum Stage {
     Length,
     Flawed(&'static str),
     Unproven,
+    /// The quick solution repeats one of the pack's (checked again after verification).
+    Duplicate,
     Accepted,
 }
 
@@ -44,6 +51,7 @@ impl Stage {
             Stage::Length => "length".into(),
             Stage::Flawed(code) => format!("flawed:{code}"),
             Stage::Unproven => "unproven".into(),
+            Stage::Duplicate => "duplicate".into(),
             Stage::Accepted => "accepted".into(),
         }
     }
@@ -82,8 +90,26 @@ pub fn without_piece(setup: &Setup, piece: PieceAt) -> Setup {
     s
 }
 
+/// Whether `pos` may be tsume mate within `max_length`: the lower-bound game (`Defences::
+/// Tsume`), a bounded search, cheap to disprove, must find a mate within it.
+fn may_mate_within(pos: &Position, max_length: usize, budget: u64) -> bool {
+    let mut table = Table::new(4);
+    let limits = Limits {
+        node_limit: Some(budget),
+        ..Limits::default()
+    };
+    let mut search = Search::with_rules(
+        &mut table,
+        pos.clone(),
+        pos.side_to_move(),
+        limits,
+        Defences::Tsume,
+    );
+    search.solve_current(max_length as u16).kind() == Kind::Proven
+}
+
 /// The tsume length of `pos` and the solver's node count, within `budget` nodes.
-fn quick_length(pos: &Position, budget: u64, hash_mb: usize) -> Option<(usize, u64)> {
+fn quick_length(pos: &Position, budget: u64, hash_mb: usize) -> Option<(usize, u64, Vec<Move>)> {
     let options = SolveOptions {
         hash_mb,
         node_limit: Some(budget),
@@ -91,13 +117,19 @@ fn quick_length(pos: &Position, budget: u64, hash_mb: usize) -> Option<(usize, u
     };
     let report = tsume::solve(pos, &options).report;
     match report.outcome {
-        Outcome::Mate { moves } => Some((moves.len(), report.nodes)),
+        Outcome::Mate { moves } => Some((moves.len(), report.nodes, moves)),
         _ => None,
     }
 }
 
-/// Runs the pipeline on one candidate.
-pub fn evaluate(setup: &Setup, settings: &Settings) -> (Result<Found, Stage>, StageTimes) {
+/// Runs the pipeline on one candidate. `known` holds the solution skeletons already in the
+/// pack: a candidate whose quick solution has one of them is dropped before the (costly)
+/// verification, as it would most likely end as a duplicate.
+pub fn evaluate(
+    setup: &Setup,
+    settings: &Settings,
+    known: &HashSet<String>,
+) -> (Result<Found, Stage>, StageTimes) {
     let mut times = StageTimes::default();
     let Ok(pos) = Position::from_setup(setup) else {
         return (Err(Stage::Illegal), times);
@@ -106,16 +138,28 @@ pub fn evaluate(setup: &Setup, settings: &Settings) -> (Result<Found, Stage>, St
         return (Err(Stage::Illegal), times);
     }
     let t = Instant::now();
+    if !may_mate_within(&pos, settings.max_length, settings.screen_budget / 4) {
+        times.screen = t.elapsed();
+        return (Err(Stage::NoQuickMate), times);
+    }
     // Minimisation keeps the length (an unnecessary piece is one without which the problem
     // is sound with the same length), so the screen's length is final.
     let screened = quick_length(&pos, settings.screen_budget, settings.hash_mb);
     times.screen = t.elapsed();
     match screened {
         None => return (Err(Stage::NoQuickMate), times),
-        Some((len, _)) if len < settings.min_length || len > settings.max_length => {
+        Some((len, _, _))
+            if len < settings.min_length
+                || len > settings.max_length
+                || settings.full_lengths.contains(&len) =>
+        {
             return (Err(Stage::Length), times)
         }
-        Some(_) => {}
+        Some((_, _, moves)) => {
+            if known.contains(&crate::pack::skeleton(&pos, &moves)) {
+                return (Err(Stage::Duplicate), times);
+            }
+        }
     }
     let t = Instant::now();
     let result = minimise(setup.clone(), settings);
@@ -139,7 +183,7 @@ fn minimise(mut setup: Setup, settings: &Settings) -> Result<Found, Stage> {
                 return Err(Stage::Length);
             }
             let pos = Position::from_setup(&setup).map_err(|_| Stage::Illegal)?;
-            let (_, nodes) =
+            let (_, nodes, _) =
                 quick_length(&pos, settings.budget, settings.hash_mb).ok_or(Stage::Unproven)?;
             return Ok(Found {
                 setup,

@@ -98,12 +98,13 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
     let mut pack = Pack::open(&options.out)?;
     let progress_path = options.out.join("progress.json");
     let mut next = resume_point(&progress_path, &key)?;
-    let settings = Settings {
+    let mut settings = Settings {
         min_length: options.min_length,
         max_length: options.max_length,
         budget: options.budget,
         screen_budget: (options.budget / 4).max(20_000),
         hash_mb: options.hash_mb,
+        full_lengths: Default::default(),
     };
     let lengths: Vec<usize> = (options.min_length..=options.max_length)
         .step_by(2)
@@ -135,12 +136,18 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             .iter()
             .filter_map(|r| r.sfen.parse().ok())
             .collect();
+        let known = pack.skeletons();
+        settings.full_lengths = count_lengths(&pack)
+            .into_iter()
+            .filter(|&(_, n)| n >= quota)
+            .map(|(l, _)| l)
+            .collect();
         let results: Vec<(Result<Found, Stage>, StageTimes)> = pool.install(|| {
             (next..next + BATCH)
                 .into_par_iter()
                 .map(|i| {
                     let c = make_candidate(options.seed, i, &options.shape, &bases);
-                    pipeline::evaluate(&c, &settings)
+                    pipeline::evaluate(&c, &settings, &known)
                 })
                 .collect()
         });

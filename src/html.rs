@@ -1,0 +1,612 @@
+//! `tsume html`: a pack as one self-contained, offline HTML page to browse and solve.
+//!
+//! The page (`src/html/page.html`, with `style.css` and `app.js` inlined) has a list of
+//! the problems with thumbnails (the `tsume render` diagrams, inline SVG), length and
+//! grade, filters by length and grade, and a problem view where the user plays the
+//! solution by clicking squares.
+//!
+//! Every position the page can show is computed here, by the rules core: for each problem
+//! the SFEN before each ply of the solution and after each accepted final alternative.
+//! The script then only parses SFENs and compares the clicked move with the expected USI
+//! move, so the page cannot drift from the rules (a wrong move is never played, and a
+//! right one shows the rules core's position after it).
+//!
+//! Reading is strict: a pack line the page could not show correctly (bad JSON, bad SFEN,
+//! an illegal move in the solution or final alternatives…) is an error naming the line and
+//! the problem, never a silently broken page. Soundness is `tsume verify`'s job.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+use tsume_solver::{notation, Color, Move, Position, Square};
+
+use crate::render::{render_svg, RenderOptions};
+
+/// The file a pack directory holds its problems in.
+const PACK_FILE: &str = "pack.jsonl";
+/// The page written when `--out` is not given, inside the pack directory.
+const DEFAULT_OUT: &str = "index.html";
+
+const PAGE_TEMPLATE: &str = include_str!("html/page.html");
+const STYLE: &str = include_str!("html/style.css");
+const SCRIPT: &str = include_str!("html/app.js");
+
+/// Why `tsume html` failed: bad input or an output that cannot be written.
+#[derive(Debug)]
+pub struct HtmlError(String);
+
+impl fmt::Display for HtmlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HtmlError {}
+
+fn err(msg: impl Into<String>) -> HtmlError {
+    HtmlError(msg.into())
+}
+
+/// One move of a line, as the page shows it.
+#[derive(Debug, Serialize)]
+struct PageMove {
+    /// Canonical USI (what the script builds from the clicks).
+    usi: String,
+    /// Japanese with the side mark: `▲２三飛打`.
+    ja: String,
+}
+
+/// An accepted other last move and the position after it.
+#[derive(Debug, Serialize)]
+struct Alternative {
+    usi: String,
+    ja: String,
+    sfen: String,
+}
+
+/// One problem as the page needs it (serialised into the page's data).
+#[derive(Debug, Serialize)]
+struct PageProblem {
+    id: String,
+    length: usize,
+    grade: Option<u64>,
+    themes: Vec<String>,
+    /// `"b"` or `"w"`: the side that attacks, drawn at the bottom.
+    attacker: &'static str,
+    /// The SFEN before each ply of the solution and after the last: `length + 1` entries.
+    positions: Vec<String>,
+    moves: Vec<PageMove>,
+    alternatives: Vec<Alternative>,
+    /// The diagram of the problem, an inline `<svg>` (in the list, not in the data).
+    #[serde(skip)]
+    thumbnail: String,
+}
+
+/// Runs `tsume html DIR [--out FILE]`; returns the file written (`None` for stdout).
+pub fn run(dir: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, HtmlError> {
+    let problems = read_pack(dir)?;
+    let page = page_html(&pack_title(dir), &problems);
+    let out = out
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| dir.join(DEFAULT_OUT));
+    if out == Path::new("-") {
+        print!("{page}");
+        return Ok(None);
+    }
+    if out.is_dir() {
+        return Err(err(format!(
+            "--out {} is a directory; give a file name such as pack.html",
+            out.display()
+        )));
+    }
+    std::fs::write(&out, page).map_err(|e| err(format!("cannot write {}: {e}", out.display())))?;
+    let n = problems.len();
+    let plural = if n == 1 { "" } else { "s" };
+    eprintln!("wrote {} ({n} problem{plural})", out.display());
+    Ok(Some(out))
+}
+
+/// The page title: the pack directory's name.
+fn pack_title(dir: &Path) -> String {
+    let name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
+    match name {
+        Some(n) => format!("Tsume pack: {n}"),
+        None => "tsume pack".to_string(),
+    }
+}
+
+// ----- reading the pack -----
+
+/// Reads and checks every problem of `DIR/pack.jsonl`.
+fn read_pack(dir: &Path) -> Result<Vec<PageProblem>, HtmlError> {
+    if !dir.exists() {
+        return Err(err(format!(
+            "pack directory {} does not exist",
+            dir.display()
+        )));
+    }
+    if !dir.is_dir() {
+        return Err(err(format!(
+            "{} is not a directory (give the pack directory, which holds {PACK_FILE})",
+            dir.display()
+        )));
+    }
+    let path = dir.join(PACK_FILE);
+    if !path.is_file() {
+        return Err(err(format!(
+            "no {PACK_FILE} in pack directory {}",
+            dir.display()
+        )));
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+    let mut problems: Vec<PageProblem> = Vec::new();
+    let mut ids = std::collections::HashSet::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |msg: String| err(format!("{}:{}: {msg}", path.display(), i + 1));
+        let problem = parse_line(line).map_err(at)?;
+        if !ids.insert(problem.id.clone()) {
+            return Err(at(format!("duplicate id {:?}", problem.id)));
+        }
+        problems.push(problem);
+    }
+    if problems.is_empty() {
+        return Err(err(format!("{} has no problems", path.display())));
+    }
+    Ok(problems)
+}
+
+/// One pack line → the problem, or a message (without the line number) naming the
+/// problem and what is wrong.
+fn parse_line(line: &str) -> Result<PageProblem, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let obj = value
+        .as_object()
+        .ok_or("not a JSON object (one problem per line)")?;
+    let id = match obj.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => return Err(format!("\"id\" must be a string, got {v}")),
+        None => return Err("missing \"id\" (a string)".into()),
+    };
+    if !safe_id(&id) {
+        return Err(format!(
+            "problem {id:?}: the id must be letters, digits, '-', '_' and '.'"
+        ));
+    }
+    let in_problem = |msg: String| format!("problem {id}: {msg}");
+    let sfen = obj
+        .get("sfen")
+        .and_then(Value::as_str)
+        .ok_or_else(|| in_problem("missing \"sfen\" (a string)".into()))?;
+    let pos = Position::from_sfen(sfen).map_err(|e| in_problem(format!("bad SFEN: {e}")))?;
+    let solution = string_list(obj.get("solution"), "solution")
+        .map_err(in_problem)?
+        .unwrap_or_default();
+    let alternatives = string_list(obj.get("final_alternatives"), "final_alternatives")
+        .map_err(in_problem)?
+        .unwrap_or_default();
+    let line = play_solution(&pos, &solution, &alternatives).map_err(in_problem)?;
+    check_length(obj.get("length"), line.moves.len()).map_err(in_problem)?;
+    let grade = grade(obj.get("difficulty")).map_err(in_problem)?;
+    let themes = string_list(obj.get("themes"), "themes")
+        .map_err(in_problem)?
+        .unwrap_or_default();
+    let thumbnail = thumbnail(&pos, &id);
+    Ok(PageProblem {
+        length: line.moves.len(),
+        attacker: match pos.side_to_move() {
+            Color::Black => "b",
+            Color::White => "w",
+        },
+        id,
+        grade,
+        themes,
+        positions: line.positions,
+        moves: line.moves,
+        alternatives: line.alternatives,
+        thumbnail,
+    })
+}
+
+/// Ids name the problem in the page's links: kept to characters that need no escaping.
+fn safe_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 200
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// An optional field that must be a list of strings.
+fn string_list(value: Option<&Value>, field: &str) -> Result<Option<Vec<String>>, String> {
+    let bad = || format!("\"{field}\" must be a list of strings");
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(_) => Err(bad()),
+    }
+}
+
+/// A solution played out: what the page shows along it.
+struct PlayedLine {
+    /// The SFEN before each ply and after the last.
+    positions: Vec<String>,
+    moves: Vec<PageMove>,
+    /// The accepted final alternatives, without repeats or the solution's own last move.
+    alternatives: Vec<Alternative>,
+}
+
+/// Plays the solution from `pos` and checks the final alternatives.
+fn play_solution(
+    pos: &Position,
+    solution: &[String],
+    alternatives: &[String],
+) -> Result<PlayedLine, String> {
+    if solution.is_empty() {
+        return Err("missing \"solution\" (a list of USI moves)".into());
+    }
+    if solution.len().is_multiple_of(2) {
+        return Err(format!(
+            "the solution has {} moves: it must end with the attacker's mating move (an odd number)",
+            solution.len()
+        ));
+    }
+    let mut p = pos.clone();
+    let mut positions = vec![p.to_sfen()];
+    let mut moves = Vec::with_capacity(solution.len());
+    let mut previous_to = None;
+    // Where the alternatives are played instead of the last move, and the destination of
+    // the move before it (for 同).
+    let mut before_last = (p.clone(), None);
+    for (i, usi) in solution.iter().enumerate() {
+        let m = p
+            .parse_move(usi)
+            .map_err(|e| format!("solution move {} ({usi}): {e}", i + 1))?;
+        if i + 1 == solution.len() {
+            before_last = (p.clone(), previous_to);
+        }
+        moves.push(page_move(&p, m, previous_to));
+        previous_to = Some(m.to());
+        p.do_move(m);
+        positions.push(p.to_sfen());
+    }
+    let last = moves[moves.len() - 1].usi.clone();
+    let mut accepted = Vec::new();
+    for usi in alternatives {
+        let alt = final_alternative(&before_last.0, usi, before_last.1)?;
+        // The solution's own last move, or a repeat, adds nothing.
+        if alt.usi != last && !accepted.iter().any(|a: &Alternative| a.usi == alt.usi) {
+            accepted.push(alt);
+        }
+    }
+    Ok(PlayedLine {
+        positions,
+        moves,
+        alternatives: accepted,
+    })
+}
+
+/// A move with its side mark and Japanese (`previous_to` makes a recapture `同`).
+fn page_move(pos: &Position, m: Move, previous_to: Option<Square>) -> PageMove {
+    PageMove {
+        usi: m.to_string(),
+        ja: format!(
+            "{}{}",
+            notation::side_mark(pos.side_to_move()),
+            notation::japanese_move(pos, m, previous_to)
+        ),
+    }
+}
+
+/// Checks a final alternative: legal where the last move is played. Whether it mates is
+/// left to `tsume verify`: under tsume rules a position can be mate although useless
+/// interpositions (無駄合) are legal, which only a search decides.
+fn final_alternative(
+    before_last: &Position,
+    usi: &str,
+    previous_to: Option<Square>,
+) -> Result<Alternative, String> {
+    let m = before_last
+        .parse_move(usi)
+        .map_err(|e| format!("final alternative {usi}: {e}"))?;
+    let mut after = before_last.clone();
+    after.do_move(m);
+    let PageMove { usi, ja } = page_move(before_last, m, previous_to);
+    Ok(Alternative {
+        usi,
+        ja,
+        sfen: after.to_sfen(),
+    })
+}
+
+/// An optional `length` must agree with the solution.
+fn check_length(value: Option<&Value>, solution_len: usize) -> Result<(), String> {
+    match value {
+        None | Some(Value::Null) => Ok(()),
+        Some(v) if v.as_u64() == Some(solution_len as u64) => Ok(()),
+        Some(v) => Err(format!(
+            "\"length\" is {v} but the solution has {solution_len} moves"
+        )),
+    }
+}
+
+/// The optional `difficulty.grade`: a non-negative integer.
+fn grade(difficulty: Option<&Value>) -> Result<Option<u64>, String> {
+    let grade = match difficulty {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Object(d)) => d.get("grade"),
+        Some(_) => return Err("\"difficulty\" must be an object".into()),
+    };
+    match grade {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("\"difficulty.grade\" must be a whole number, got {v}")),
+    }
+}
+
+/// The problem's diagram for the list, as inline SVG.
+fn thumbnail(pos: &Position, id: &str) -> String {
+    let svg = render_svg(
+        pos,
+        &RenderOptions {
+            title: Some(id.to_string()),
+            ..RenderOptions::default()
+        },
+    );
+    inline_svg(&svg)
+}
+
+/// An SVG document made fit to inline in HTML: the HTML parser puts `<svg>` in the SVG
+/// namespace by itself, so the `xmlns` declaration (the page's only URL) is dropped to
+/// keep the page free of any `http:` reference.
+fn inline_svg(svg: &str) -> String {
+    svg.replacen(r#" xmlns="http://www.w3.org/2000/svg""#, "", 1)
+        .replacen("<svg ", r#"<svg aria-hidden="true" "#, 1)
+}
+
+// ----- writing the page -----
+
+/// Escapes text for HTML content and attribute values.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The page's data as JSON safe inside `<script>`: `<` only occurs in JSON strings, where
+/// `\u003c` means the same, so no `</script>` or `<!--` can end the element early.
+fn script_json(problems: &[PageProblem]) -> String {
+    let json = serde_json::to_string(&serde_json::json!({ "problems": problems }))
+        .expect("page data serialises");
+    json.replace('<', "\\u003c")
+}
+
+/// The whole page.
+fn page_html(title: &str, problems: &[PageProblem]) -> String {
+    fill_template(
+        PAGE_TEMPLATE,
+        &[
+            ("title", &escape(title)),
+            ("style", STYLE),
+            ("count", &problems.len().to_string()),
+            ("length_options", &length_options(problems)),
+            ("grade_options", &grade_options(problems)),
+            ("cards", &cards(problems)),
+            ("data", &script_json(problems)),
+            ("script", SCRIPT),
+        ],
+    )
+}
+
+/// Replaces each `{{name}}` of the template with its value, in one pass (so a value that
+/// happens to contain `{{…}}` is left alone).
+fn fill_template(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out =
+        String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        let end = rest[start..]
+            .find("}}")
+            .map(|e| start + e)
+            .expect("template placeholders are closed");
+        let name = &rest[start + 2..end];
+        let value = values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("no value for template placeholder {name}"));
+        out.push_str(&rest[..start]);
+        out.push_str(value.1);
+        rest = &rest[end + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `<option>`s of the length filter: every length in the pack, shortest first.
+fn length_options(problems: &[PageProblem]) -> String {
+    let mut lengths: Vec<usize> = problems.iter().map(|p| p.length).collect();
+    lengths.sort_unstable();
+    lengths.dedup();
+    lengths
+        .iter()
+        .map(|n| format!(r#"<option value="{n}">{n}手詰 (mate in {n})</option>"#))
+        .collect()
+}
+
+/// `<option>`s of the grade filter: every grade in the pack, and "ungraded" when a problem
+/// has none.
+fn grade_options(problems: &[PageProblem]) -> String {
+    let mut grades: Vec<u64> = problems.iter().filter_map(|p| p.grade).collect();
+    grades.sort_unstable();
+    grades.dedup();
+    let mut html: String = grades
+        .iter()
+        .map(|g| format!(r#"<option value="{g}">grade {g}</option>"#))
+        .collect();
+    if problems.iter().any(|p| p.grade.is_none()) {
+        html.push_str(r#"<option value="none">ungraded</option>"#);
+    }
+    html
+}
+
+/// The list of problems: one card each, with the diagram, length, grade and themes.
+fn cards(problems: &[PageProblem]) -> String {
+    problems
+        .iter()
+        .enumerate()
+        .map(|(i, p)| card(i + 1, p))
+        .collect()
+}
+
+fn card(number: usize, p: &PageProblem) -> String {
+    let id = escape(&p.id);
+    let (grade_attr, grade_text) = match p.grade {
+        Some(g) => (g.to_string(), format!("grade {g}")),
+        None => ("none".to_string(), "ungraded".to_string()),
+    };
+    let themes = if p.themes.is_empty() {
+        String::new()
+    } else {
+        format!(
+            r#"<span class="themes">{}</span>"#,
+            escape(&p.themes.join(", "))
+        )
+    };
+    format!(
+        r##"<li class="card" data-id="{id}" data-length="{len}" data-grade="{grade_attr}"><a href="#problem={id}"><span class="thumb">{svg}</span><span class="meta"><b class="number">#{number}</b> <span class="length">{len}手詰</span> <span class="grade">{grade_text}</span></span><span class="id">{id}</span>{themes}</a></li>
+"##,
+        len = p.length,
+        svg = p.thumbnail,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MATE3: &str = r#"{"id":"m3","sfen":"6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1","length":3,"solution":["2c2b+","1b1c","R*2c"],"difficulty":{"grade":2}}"#;
+
+    #[test]
+    fn a_line_becomes_positions_moves_and_alternatives() {
+        let p = parse_line(MATE3).unwrap();
+        assert_eq!(p.length, 3);
+        assert_eq!(p.grade, Some(2));
+        assert_eq!(p.attacker, "b");
+        assert_eq!(p.positions.len(), 4);
+        assert_eq!(
+            p.positions[0],
+            "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1"
+        );
+        let ja: Vec<&str> = p.moves.iter().map(|m| m.ja.as_str()).collect();
+        assert_eq!(ja, ["▲２二歩成", "△１三玉", "▲２三飛打"]);
+        assert!(p.alternatives.is_empty());
+        // A final alternative: legal, mating, with the position after it.
+        let line = r#"{"id":"alt","sfen":"8k/9/7+R1/9/9/9/9/9/9 b Gr2b3g4s4n4l18p 1","solution":["G*1b"],"final_alternatives":["G*2b","G*1b"]}"#;
+        let p = parse_line(line).unwrap();
+        assert_eq!(
+            p.alternatives.len(),
+            1,
+            "the solution's own move is dropped"
+        );
+        assert_eq!(p.alternatives[0].usi, "G*2b");
+        assert_eq!(p.alternatives[0].ja, "▲２二金打");
+        assert!(p.alternatives[0].sfen.starts_with("8k/7G1/7+R1/"));
+    }
+
+    #[test]
+    fn bad_lines_name_the_problem() {
+        let cases = [
+            ("[1]", "not a JSON object"),
+            (r#"{"sfen":"4k4/9/9/9/9/9/9/9/9 b G 1"}"#, "missing \"id\""),
+            (r#"{"id":"a b"}"#, "the id must be"),
+            (r#"{"id":"x","sfen":"9/9 b - 1"}"#, "problem x: bad SFEN"),
+            (
+                r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1"}"#,
+                "problem x: missing \"solution\"",
+            ),
+            (
+                r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1","solution":["G*5b","5a4a"]}"#,
+                "an odd number",
+            ),
+            (
+                r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1","solution":["5c5a"]}"#,
+                "solution move 1 (5c5a)",
+            ),
+            (
+                r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1","solution":["G*5b"],"final_alternatives":["5a4a"]}"#,
+                "final alternative 5a4a: 5a4a is not a legal move",
+            ),
+            (
+                r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1","solution":["G*5b"],"length":3}"#,
+                "\"length\" is 3",
+            ),
+            (
+                r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1","solution":["G*5b"],"difficulty":{"grade":"hard"}}"#,
+                "difficulty.grade",
+            ),
+            (
+                r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1","solution":"G*5b"}"#,
+                "\"solution\" must be a list of strings",
+            ),
+        ];
+        for (line, needle) in cases {
+            let e = parse_line(line)
+                .err()
+                .unwrap_or_else(|| panic!("{line} accepted"));
+            assert!(e.contains(needle), "{line}: {e:?} lacks {needle:?}");
+        }
+    }
+
+    #[test]
+    fn white_attacker() {
+        // Black's king at 5i, White's pawn at 5g, a gold in White's hand: G*5h mates.
+        let line = r#"{"id":"w","sfen":"9/9/9/9/9/9/4p4/9/4K4 w g 1","solution":["G*5h"]}"#;
+        let p = parse_line(line).unwrap();
+        assert_eq!(p.attacker, "w");
+        assert_eq!(p.moves[0].ja, "△５八金打");
+    }
+
+    #[test]
+    fn the_page_is_self_contained_and_its_data_cannot_close_the_script() {
+        let mut p = parse_line(MATE3).unwrap();
+        p.themes = vec!["</script><b>{{script}}".into()];
+        let page = page_html("a <pack>", &[p]);
+        assert!(!page.contains("http:") && !page.contains("https:"));
+        assert!(page.contains("<title>a &lt;pack&gt;</title>"));
+        assert_eq!(page.matches("</script>").count(), 2, "data and code only");
+        assert!(page.contains(r#"\u003c/script>\u003cb>{{script}}"#));
+        assert!(page.contains("&lt;/script&gt;&lt;b&gt;{{script}}"));
+        assert!(!page.contains("{{title}}") && !page.contains("{{cards}}"));
+    }
+
+    #[test]
+    fn template_placeholders_are_filled_once() {
+        assert_eq!(
+            fill_template("a{{x}}b{{y}}c", &[("x", "{{y}}"), ("y", "2")]),
+            "a{{y}}b2c"
+        );
+    }
+}

@@ -1,0 +1,313 @@
+// End-to-end test of the `tsume html` page in headless Chromium, driven by playwright-core.
+//
+//   node tests/html_e2e.mjs PAGE.html SCREENSHOT_DIR
+//
+// Environment: TSUME_E2E_NODE_DIR, the npm prefix that holds node_modules/playwright-core
+// (`.ci/run` installs the pinned version there); TSUME_CHROMIUM, the browser (default
+// /usr/bin/chromium, Debian's package). `tests/html.rs` generates the page and runs this.
+//
+// The script reads the page's own data (`#pack-data`), so it works with any pack: it
+// opens the first problem of 3 moves or more, plays its first move by clicking, checks
+// the board changed and the move was accepted, plays a wrong move and checks it is
+// refused (board unchanged), steps back and forward, reveals the solution, finishes a
+// problem with a final alternative and plays one where White attacks when the pack has
+// them, and checks the layout on a phone-sized screen. Screenshots go to SCREENSHOT_DIR. Any page error, console error or
+// request that is not a local file fails the run.
+
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [pagePath, shotDir] = process.argv.slice(2);
+if (!pagePath || !shotDir) {
+  console.error('usage: node tests/html_e2e.mjs PAGE.html SCREENSHOT_DIR');
+  process.exit(2);
+}
+const nodeDir = process.env.TSUME_E2E_NODE_DIR;
+if (!nodeDir) {
+  console.error('TSUME_E2E_NODE_DIR must name the npm prefix holding playwright-core');
+  process.exit(2);
+}
+// Resolve playwright-core from the install prefix, not from this file's directory.
+const { chromium } = createRequire(path.join(path.resolve(nodeDir), 'e2e.cjs'))('playwright-core');
+const executablePath = process.env.TSUME_CHROMIUM || '/usr/bin/chromium';
+const pageUrl = pathToFileURL(path.resolve(pagePath)).href;
+mkdirSync(shotDir, { recursive: true });
+
+let checks = 0;
+function ok(what) {
+  checks += 1;
+  console.log(`ok ${checks} - ${what}`);
+}
+
+/** Fails the run on any page error, console error or non-local request. */
+function watch(page, problems) {
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('request', (r) => {
+    if (!/^(file|data|about):/.test(r.url())) problems.push(`network request: ${r.url()}`);
+  });
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: true });
+}
+
+/** Everything the user sees of the position: squares, pieces and hands. */
+async function boardState(page) {
+  return page.evaluate(() => {
+    const squares = Array.from(document.querySelectorAll('#board .sq')).map((sq) => {
+      const piece = sq.querySelector('.piece');
+      return `${sq.dataset.square}=${piece ? piece.className + ':' + piece.textContent : ''}`;
+    });
+    const hands = ['hand-attacker', 'hand-defender'].map((id) => document.getElementById(id).textContent);
+    return squares.join(' ') + ' | ' + hands.join(' | ');
+  });
+}
+
+const ply = (page) => page.locator('#problem-view').getAttribute('data-ply').then(Number);
+const status = (page) => page.locator('#status');
+
+/** Clicks (or taps) a USI move: the piece or hand piece, the square, then 成/不成 if asked. */
+async function clickMove(page, usi, { tap = false } = {}) {
+  const press = (locator) => (tap ? locator.tap() : locator.click());
+  if (usi[1] === '*') {
+    await press(page.locator(`#hand-attacker [data-hand="${usi[0]}"]`));
+  } else {
+    await press(page.locator(`#board [data-square="${usi.slice(0, 2)}"]`));
+  }
+  await press(page.locator(`#board [data-square="${usi.slice(2, 4)}"]`));
+  const chooser = page.locator('#promote');
+  if (await chooser.isVisible()) {
+    await press(page.locator(usi.endsWith('+') ? '#promote-yes' : '#promote-no'));
+  }
+}
+
+/** Waits until the attacker is to move at `n` (the defender's reply has been played). */
+async function waitForPly(page, n) {
+  await page.waitForSelector(`#problem-view[data-ply="${n}"]`);
+}
+
+/**
+ * A move that is not accepted here, from what is on the screen: a drop from the
+ * attacker's hand on an empty square if there is one, else a board move to an empty
+ * square (neither promoting nor not in the accepted moves).
+ */
+async function wrongMove(page, accepted) {
+  const { hand, pieces, empty } = await page.evaluate(() => ({
+    hand: Array.from(document.querySelectorAll('#hand-attacker [data-hand]')).map((b) => b.dataset.hand),
+    pieces: Array.from(document.querySelectorAll('#board .piece.attacker')).map((p) => p.parentElement.dataset.square),
+    empty: Array.from(document.querySelectorAll('#board .sq')).filter((s) => !s.querySelector('.piece')).map((s) => s.dataset.square),
+  }));
+  for (const kind of hand) {
+    for (const to of empty) {
+      if (!accepted.includes(`${kind}*${to}`)) return `${kind}*${to}`;
+    }
+  }
+  for (const from of pieces) {
+    for (const to of empty) {
+      if (!accepted.includes(from + to) && !accepted.includes(`${from}${to}+`)) return from + to;
+    }
+  }
+  throw new Error('no wrong move to try');
+}
+
+async function openProblem(page, id) {
+  await page.locator(`#cards .card[data-id="${id}"] a`).click();
+  await page.waitForSelector('#problem-view:not([hidden])');
+  assert.equal(await ply(page), 0);
+}
+
+async function checkList(page, data) {
+  const cards = page.locator('#cards .card');
+  assert.equal(await cards.count(), data.problems.length, 'one card per problem');
+  for (const p of data.problems) {
+    const card = page.locator(`#cards .card[data-id="${p.id}"]`);
+    assert.ok(await card.isVisible(), `card ${p.id} visible`);
+    assert.ok(await card.locator('svg').isVisible(), `thumbnail of ${p.id}`);
+  }
+  ok(`the list shows ${data.problems.length} problems with thumbnails`);
+  await shot(page, 'list');
+
+  const shortest = Math.min(...data.problems.map((p) => p.length));
+  await page.selectOption('#filter-length', String(shortest));
+  const wanted = data.problems.filter((p) => p.length === shortest).map((p) => p.id);
+  assert.deepEqual(await visibleIds(page), wanted, 'length filter');
+  await page.selectOption('#filter-length', '');
+  const grades = data.problems.map((p) => p.grade).filter((g) => g !== null);
+  if (grades.length) {
+    const grade = Math.max(...grades);
+    await page.selectOption('#filter-grade', String(grade));
+    const want = data.problems.filter((p) => p.grade === grade).map((p) => p.id);
+    assert.deepEqual(await visibleIds(page), want, 'grade filter');
+    assert.match(await page.locator('#shown-count').textContent(), new RegExp(`^${want.length} of `));
+    await page.selectOption('#filter-grade', '');
+  }
+  assert.equal((await visibleIds(page)).length, data.problems.length);
+  ok('the length and grade filters show exactly the matching problems');
+}
+
+function visibleIds(page) {
+  return page.$$eval('#cards .card:not([hidden])', (cards) => cards.map((c) => c.dataset.id));
+}
+
+async function playFirstMoveAndAWrongOne(page, problem) {
+  await openProblem(page, problem.id);
+  await shot(page, 'problem-start');
+  const start = await boardState(page);
+  const first = problem.moves[0].usi;
+  await clickMove(page, first);
+  await page.waitForSelector('#status[data-state="correct"]');
+  assert.match(await status(page).textContent(), new RegExp(problem.moves[0].ja));
+  const afterFirst = await boardState(page);
+  assert.notEqual(afterFirst, start, 'the board changed');
+  const to = page.locator(`#board [data-square="${first.slice(2, 4)}"] .piece.attacker`);
+  assert.equal(await to.count(), 1, `an attacker piece stands on ${first.slice(2, 4)}`);
+  ok(`the first move ${first} (${problem.moves[0].ja}) is accepted and played`);
+
+  await waitForPly(page, 2);
+  assert.notEqual(await boardState(page), afterFirst, 'the defender replied');
+  assert.equal(await page.locator('#moves li').count(), 2);
+  ok(`the defender's reply ${problem.moves[1].usi} is played by itself`);
+  await shot(page, 'first-move');
+
+  const accepted = [problem.moves[2].usi];
+  if (problem.length === 3) accepted.push(...problem.alternatives.map((a) => a.usi));
+  const before = await boardState(page);
+  const wrong = await wrongMove(page, accepted);
+  await clickMove(page, wrong);
+  await page.waitForSelector('#status[data-state="wrong"]');
+  assert.match(await status(page).textContent(), /not the solution/);
+  assert.equal(await boardState(page), before, 'the board is unchanged');
+  assert.equal(await ply(page), 2);
+  ok(`the wrong move ${wrong} is refused and not played`);
+  await shot(page, 'wrong-move');
+
+  await page.click('#back');
+  await page.click('#back');
+  assert.equal(await ply(page), 0);
+  assert.equal(await boardState(page), start, 'back to the start position');
+  await page.click('#forward');
+  assert.equal(await boardState(page), afterFirst);
+  await page.click('#forward');
+  assert.equal(await boardState(page), before);
+  assert.ok(await page.locator('#forward').isDisabled(), 'no stepping past what was played');
+  ok('back and forward step through the moves played');
+
+  await page.click('#reveal');
+  const solution = await page.locator('#solution').textContent();
+  for (const m of problem.moves) assert.ok(solution.includes(m.ja), `${m.ja} in the solution`);
+  assert.equal(await page.locator('#moves li').count(), problem.length);
+  for (let i = 2; i < problem.length; i++) await page.click('#forward');
+  assert.equal(await ply(page), problem.length);
+  ok('the solution is revealed and can be stepped through to the end');
+  await shot(page, 'revealed');
+}
+
+/** Solves a problem by clicking, with its first final alternative as the last move. */
+async function solveWithAlternative(page, problem) {
+  await page.click('#to-list');
+  await openProblem(page, problem.id);
+  for (let i = 0; i + 1 < problem.length; i += 2) {
+    await clickMove(page, problem.moves[i].usi);
+    await waitForPly(page, i + 2);
+  }
+  const alternative = problem.alternatives[0];
+  await clickMove(page, alternative.usi);
+  await page.waitForSelector('#status[data-state="solved"]');
+  assert.equal(await page.locator('#moves li').last().textContent(), alternative.ja);
+  ok(`the final alternative ${alternative.usi} (${alternative.ja}) solves ${problem.id}`);
+  await shot(page, 'alternative-solved');
+  await page.click('#back');
+  await clickMove(page, problem.moves[problem.length - 1].usi);
+  await page.waitForSelector('#status[data-state="solved"]');
+  ok('so does the solution\'s own last move');
+}
+
+/** White attacks: the board is seen from White's side and White's moves are played. */
+async function playWhiteAttacker(page, problem) {
+  await page.click('#to-list');
+  await openProblem(page, problem.id);
+  const corners = await page.$$eval('#board .sq', (sq) => [sq[0].dataset.square, sq[80].dataset.square]);
+  assert.deepEqual(corners, ['1i', '9a'], 'White at the bottom: 1九 top left, 9一 bottom right');
+  assert.equal((await page.locator('#files').textContent())[0], '１');
+  const first = problem.moves[0];
+  await clickMove(page, first.usi);
+  await page.waitForSelector('#status[data-state="correct"]');
+  const to = page.locator(`#board [data-square="${first.usi.slice(2, 4)}"] .piece.attacker`);
+  assert.equal(await to.count(), 1, 'White\'s piece, upright, on the destination');
+  await waitForPly(page, 2);
+  ok(`White attacks in ${problem.id}: the board is turned and ${first.usi} (${first.ja}) is played`);
+  await shot(page, 'white-attacker');
+}
+
+async function checkPhone(browser, problem, problems) {
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 740 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  watch(page, problems);
+  await page.goto(pageUrl);
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  assert.ok(await fits(), 'the list fits the phone width');
+  await shot(page, 'phone-list');
+  await page.locator(`#cards .card[data-id="${problem.id}"] a`).tap();
+  await page.waitForSelector('#problem-view:not([hidden])');
+  assert.ok(await fits(), 'the problem view fits the phone width');
+  const box = await page.locator('.board-frame').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 375, `the board fits: ${JSON.stringify(box)}`);
+  assert.ok(box.width >= 300, `the board uses the width: ${box.width}px`);
+  await clickMove(page, problem.moves[0].usi, { tap: true });
+  await page.waitForSelector('#status[data-state="correct"]');
+  ok(`on a 375 px phone screen the page fits and the first move is played by tapping`);
+  await shot(page, 'phone-problem');
+  await context.close();
+}
+
+async function main() {
+  const started = Date.now();
+  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+  const problems = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 820 } });
+    page.setDefaultTimeout(10_000);
+    watch(page, problems);
+    await page.goto(pageUrl);
+    const data = await page.evaluate(() => JSON.parse(document.getElementById('pack-data').textContent));
+    const main = data.problems.find((p) => p.length >= 3);
+    assert.ok(main, 'the pack needs a problem of 3 moves or more');
+
+    await checkList(page, data);
+    await playFirstMoveAndAWrongOne(page, main);
+    const withAlternative = data.problems.find((p) => p.alternatives.length > 0);
+    if (withAlternative) {
+      await solveWithAlternative(page, withAlternative);
+    } else {
+      console.log('# no problem of this pack has a final alternative: that check is skipped');
+    }
+    const white = data.problems.find((p) => p.attacker === 'w' && p.length >= 3);
+    if (white) {
+      await playWhiteAttacker(page, white);
+    } else {
+      console.log('# no problem of this pack has White attacking: that check is skipped');
+    }
+    await checkPhone(browser, main, problems);
+    assert.deepEqual(problems, [], 'no page errors, console errors or network requests');
+    ok('no page error, console error or network request');
+  } finally {
+    await browser.close();
+  }
+  console.log(`# ${checks} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${shotDir}`);
+}
+
+main().catch((e) => {
+  console.error(`not ok - ${e.stack || e}`);
+  process.exit(1);
+});
