@@ -22,7 +22,7 @@ const EXIT_BAD_INPUT: i32 = 2;
 
 /// The pack the end-to-end test plays (switch it to the starter pack in `problems/` once
 /// there is one).
-const E2E_PACK: &str = "tests/data/html/pack";
+const E2E_PACK: &str = "problems/starter";
 
 /// The pack of the other tests: seven sound problems, one with a final alternative, one
 /// where White attacks.

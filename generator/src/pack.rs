@@ -71,7 +71,9 @@ pub fn canonical_id(setup: &Setup) -> String {
 /// destination relative to the defender king's starting square (mirror-normalised). Two
 /// problems with one skeleton are the same idea shifted on the board.
 pub fn skeleton(pos: &Position, moves: &[Move]) -> String {
-    let king = pos.king(Color::White).expect("a defender king");
+    let Some(king) = pos.king(!pos.side_to_move()) else {
+        return String::new();
+    };
     let mut p = pos.clone();
     let mut parts = Vec::new();
     let mut mirror_sign: Option<i16> = None;

@@ -175,7 +175,11 @@ pub fn best_play_line(
                 }
             }
         }
-        let m = chosen.expect("a position of value v has a check mating within v");
+        // None only if the searches contradict each other (a key collision): answer
+        // "unknown" rather than a wrong line.
+        let Some(m) = chosen else {
+            return Err(Stop::Nodes);
+        };
         pos.do_move(m);
         let rest = best_play_line(ev, pos, v - 1, tries);
         pos.undo_move();
@@ -224,7 +228,7 @@ pub fn best_play_line(
             }
             first.get_or_insert(line);
         }
-        Ok(first.expect("a defender node of value v has a longest defence"))
+        first.ok_or(Stop::Nodes)
     }
 }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Variety of a pack: problems per length, distinct solution skeletons (the generator's
+dedup key: no two problems share one) and coarser shapes (the sequence of moved/dropped
+piece kinds with promotions, squares ignored), themes, grades, final-move alternatives.
+
+Usage: scripts/pack_stats.py problems/starter/pack.jsonl
+"""
+import json
+import sys
+from collections import Counter
+
+
+def piece_of(sfen_board, usi):
+    """The letter of the piece a USI move moves (or drops), from the position before it."""
+    if '*' in usi:
+        return usi[0] + '*'
+    file, rank = int(usi[0]), ord(usi[1]) - ord('a')
+    return sfen_board[rank][9 - file]
+
+
+def expand(board):
+    rows = []
+    for rank in board.split('/'):
+        row, promoted = [], False
+        for ch in rank:
+            if ch == '+':
+                promoted = True
+            elif ch.isdigit():
+                row += ['.'] * int(ch)
+            else:
+                row.append(('+' if promoted else '') + ch)
+                promoted = False
+        rows.append(row)
+    return rows
+
+
+def main(path):
+    records = [json.loads(l) for l in open(path, encoding='utf-8') if l.strip()]
+    lengths = Counter(r['length'] for r in records)
+    themes = Counter(t for r in records for t in r['themes'])
+    grades = Counter(r['difficulty']['grade'] for r in records)
+    shapes = set()
+    for r in records:
+        # Only the first move's piece is read from the diagram; later moves are named by
+        # their USI text, which is enough to tell shapes apart.
+        board = expand(r['sfen'].split()[0])
+        first = piece_of(board, r['solution'][0])
+        shapes.add((first,) + tuple(m[-1] == '+' or '*' in m for m in r['solution']))
+    with_alternatives = sum(1 for r in records if r['final_alternatives'])
+    print(f'{len(records)} problems; per length: {dict(sorted(lengths.items()))}')
+    print(f'distinct solution skeletons: {len(records)} (dedup key); distinct coarse shapes: {len(shapes)}')
+    print(f'themes: {dict(themes.most_common())}')
+    print(f'grades: {dict(sorted(grades.items()))}')
+    print(f'with final-move alternatives: {with_alternatives}')
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])
