@@ -73,6 +73,10 @@ enum Command {
         /// Give the defender every piece not on the board or in the attacker's hand.
         #[arg(long)]
         fill_defender_hand: bool,
+        /// With --json (tsume rules): add the defender's alternatives at each defender ply
+        /// of the line, with their values (`null`: a useless interposition).
+        #[arg(long, requires = "json")]
+        variations: bool,
     },
     /// Check problems for soundness (rules doc §3): exact length, best play (変長), no
     /// leftover (駒余り), unique (余詰), no unnecessary piece (不要駒). Exit code: 0 when
@@ -292,7 +296,11 @@ fn main() -> ExitCode {
             fill_defender_hand,
             format,
             output,
+            variations,
         } => {
+            if variations && rules != Rules::Tsume {
+                return bad_input("--variations needs --rules tsume");
+            }
             let mut setup: Setup = match input::load_setup(&sfen, format) {
                 Ok(s) => s,
                 Err(e) => return bad_input(e),
@@ -325,7 +333,19 @@ fn main() -> ExitCode {
                 Rules::Raw => (dfpn::solve(&pos, &options), None),
                 Rules::Tsume => {
                     let t = tsume::solve(&pos, &options);
-                    (t.report, Some(t.final_alternatives))
+                    let plies = match (&t.report.outcome, variations) {
+                        (Outcome::Mate { moves }, true) => {
+                            Some(tsume::variations(&pos, moves, &options).ok())
+                        }
+                        _ => None,
+                    };
+                    (
+                        t.report,
+                        Some(TsumeExtras {
+                            final_alternatives: t.final_alternatives,
+                            variations: plies,
+                        }),
+                    )
                 }
             };
             match output {
@@ -513,8 +533,12 @@ fn usi_moves(moves: &[tsume_solver::Move]) -> String {
         .join(" ")
 }
 
-/// What a tsume-rules solve adds: the other mating last moves.
-type TsumeExtras = Vec<tsume_solver::Move>;
+/// What a tsume-rules solve adds: the other mating last moves, and (with --variations) the
+/// defender's alternatives along the line (`Some(None)`: not found within the limits).
+struct TsumeExtras {
+    final_alternatives: Vec<tsume_solver::Move>,
+    variations: Option<Option<Vec<tsume::DefenderPly>>>,
+}
 
 fn print_solve_report(
     setup: &Setup,
@@ -557,12 +581,34 @@ fn print_solve_report(
                 .map(|m| m.to_string())
                 .collect::<Vec<_>>()
                 .into();
-            if let Some(alternatives) = tsume_extras {
-                obj["final_alternatives"] = alternatives
+            if let Some(extras) = tsume_extras {
+                obj["final_alternatives"] = extras
+                    .final_alternatives
                     .iter()
                     .map(|m| m.to_string())
                     .collect::<Vec<_>>()
                     .into();
+                match &extras.variations {
+                    None => {}
+                    Some(None) => obj["variations"] = serde_json::Value::Null,
+                    Some(Some(plies)) => {
+                        obj["variations"] = plies
+                            .iter()
+                            .map(|p| {
+                                let alternatives: Vec<serde_json::Value> = p
+                                    .alternatives
+                                    .iter()
+                                    .map(|(m, v)| match v {
+                                        Some(v) => serde_json::json!({"move": m.to_string(), "value": v}),
+                                        None => serde_json::json!({"move": m.to_string(), "value": null, "useless": true}),
+                                    })
+                                    .collect();
+                                serde_json::json!({"ply": p.ply, "alternatives": alternatives})
+                            })
+                            .collect::<Vec<_>>()
+                            .into();
+                    }
+                }
             }
             // The raw mates proven (tsume rules: the first, the upper bound), as
             // [length, nodes so far].
@@ -580,9 +626,12 @@ fn print_solve_report(
                 println!("mate in {}", moves.len());
                 println!("{}", usi_moves(moves));
                 println!("{}", notation::japanese_line(&pos, moves));
-                if let Some(alternatives) = tsume_extras {
-                    if !alternatives.is_empty() {
-                        println!("other mating last moves: {}", usi_moves(alternatives));
+                if let Some(extras) = tsume_extras {
+                    if !extras.final_alternatives.is_empty() {
+                        println!(
+                            "other mating last moves: {}",
+                            usi_moves(&extras.final_alternatives)
+                        );
                     }
                 }
             }

@@ -203,3 +203,26 @@ fn tricky_rules_source_expectations() {
         "only {differs_from_raw} tsume lengths differ from raw"
     );
 }
+
+/// `--variations`: sugyan_futile (tricky_rules). KomoringHeights' raw line defends with
+/// 2b1b and then needs 4d4b plus two interpositions that are captured at once with the
+/// captured pieces never used (P*3b 4b3b N*2b 3b2a): under tsume rules that defence is
+/// worth 2 plies (itself and 4d4b), shorter than the line's 2b3a.
+#[test]
+fn variations_value_defences_under_tsume_rules() {
+    let sfen = "7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1";
+    let (pos, report) = solve(sfen);
+    let Outcome::Mate { moves } = &report.report.outcome else {
+        panic!("{:?}", report.report.outcome)
+    };
+    let plies = tsume::variations(&pos, moves, &options()).expect("within limits");
+    let first = &plies[0];
+    assert_eq!(first.ply, 2);
+    let alt: Vec<(String, Option<u16>)> = first
+        .alternatives
+        .iter()
+        .map(|(m, v)| (m.to_string(), *v))
+        .collect();
+    assert!(alt.contains(&("2b1b".to_string(), Some(2))), "{alt:?}");
+    assert_eq!(moves[1].to_string(), "2b3a");
+}

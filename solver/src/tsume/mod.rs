@@ -279,3 +279,88 @@ pub fn final_alternatives(
     }
     result
 }
+
+/// The defender's alternatives at one defender ply of a solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefenderPly {
+    /// 1-based ply of the defender move on the line.
+    pub ply: usize,
+    /// Every legal defence but the line's, with its value: the plies to mate from the
+    /// defender's node when it is played (the defence included), or `None` for a useless
+    /// interposition (not counted).
+    pub alternatives: Vec<(Move, Option<u16>)>,
+}
+
+/// The defender's alternatives, with their values, at each defender ply of `line` (a
+/// best-play line of `pos` under tsume rules), searched with fresh tables of
+/// `options.hash_mb` and within its limits.
+pub fn variations(
+    pos: &Position,
+    line: &[Move],
+    options: &SolveOptions,
+) -> Result<Vec<DefenderPly>, Stop> {
+    let mut raw = Table::new(options.hash_mb.div_ceil(2).max(1));
+    let mut lower_bound = Table::new((options.hash_mb / 2).max(1));
+    let start = Instant::now();
+    let limits = EvalLimits {
+        per_search: None,
+        total: options.node_limit,
+        deadline: options.time_limit.map(|t| start + t),
+        stop_flag: options.stop_flag.clone(),
+    };
+    let attacker = pos.side_to_move();
+    dfpn::on_search_thread(|| {
+        let mut ev = Evaluator::new(&mut raw, &mut lower_bound, attacker, limits);
+        let mut p = pos.clone();
+        p.clear_history();
+        let mut plies = Vec::new();
+        let mut result = Ok(());
+        for (i, &m) in line.iter().enumerate() {
+            if p.side_to_move() != attacker {
+                let value = (line.len() - i) as i32;
+                match defender_alternatives(&mut ev, &mut p, m, value) {
+                    Ok(alternatives) => plies.push(DefenderPly {
+                        ply: i + 1,
+                        alternatives,
+                    }),
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            p.do_move(m);
+        }
+        result.map(|()| plies)
+    })
+}
+
+/// The values of the defences other than `chosen` at a defender node of value `v`.
+fn defender_alternatives(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    chosen: Move,
+    v: i32,
+) -> Result<Vec<(Move, Option<u16>)>, Stop> {
+    let mut evasions = MoveList::new();
+    movegen::generate_evasions(pos, &mut evasions);
+    let mut out = Vec::new();
+    for &d in evasions.iter().filter(|&&d| d != chosen) {
+        pos.do_move(d);
+        let value = (|| {
+            // Every counted defence is mate within v − 1 (the node's value is v): one that
+            // is not is a useless interposition.
+            if !ev.mate_or(pos, v - 1)? {
+                return Ok(None);
+            }
+            let mut r = 1;
+            while r < v - 1 && !ev.mate_or(pos, r)? {
+                r += 2;
+            }
+            Ok(Some((r + 1) as u16))
+        })();
+        pos.undo_move();
+        out.push((d, value?));
+    }
+    Ok(out)
+}
