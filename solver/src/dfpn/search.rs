@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::hands;
-use super::table::{Kind, Table, INF, NO_MATE};
+use super::table::{Kind, Probe, Table, INF, NO_MATE};
 use crate::color::Color;
 use crate::hand::Hand;
 use crate::movegen::{self, CheckInfo};
@@ -439,10 +439,43 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// Fills `c` from the table or the repetition path: `key` and `hand` are its table key
-    /// and attacker hand, `full` its full key, `budget` its remaining length.
+    /// Probes the table for a position whose key is `key` (salted for the pieces `missing`
+    /// from the game). When some pieces are missing and the entry is not a proof, a proof
+    /// stored with one of them back in the game also holds: there the defender's hand had
+    /// that piece more, and a mate against a stronger defender is a mate against a weaker
+    /// one (every game searched here is monotone in the defender's hand). This lets the
+    /// tsume game's "piece removed" positions share the proofs of ordinary ones.
     #[inline]
-    fn probe_child(&self, c: &mut Child, key: u64, hand: Hand, full: u64, budget: u16) -> bool {
+    fn probe_transfer(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
+        let p = self.table.probe(key, hand, budget);
+        if missing.is_empty() || p.kind() == Kind::Proven {
+            return p;
+        }
+        let base = key ^ salt_of(missing);
+        for k in missing.kinds() {
+            let q = self
+                .table
+                .probe(base ^ salt_of(missing.remove(k)), hand, budget);
+            if q.kind() == Kind::Proven {
+                return q;
+            }
+        }
+        p
+    }
+
+    /// Fills `c` from the table or the repetition path: `key` and `hand` are its table key
+    /// and attacker hand (`missing`: the pieces out of the game there), `full` its full key,
+    /// `budget` its remaining length.
+    #[inline]
+    fn probe_child(
+        &self,
+        c: &mut Child,
+        key: u64,
+        missing: Hand,
+        hand: Hand,
+        full: u64,
+        budget: u16,
+    ) -> bool {
         if let Some(&d) = self.path.get(&full) {
             c.pn = INF;
             c.dn = 0;
@@ -451,7 +484,7 @@ impl<'t> Search<'t> {
             c.rep_depth = d;
             return true;
         }
-        let p = self.table.probe(key, hand, budget);
+        let p = self.probe_transfer(key, missing, hand, budget);
         c.pn = p.pn;
         c.dn = p.dn;
         c.len = p.len;
@@ -499,7 +532,7 @@ impl<'t> Search<'t> {
                     c.hand = hands::max_hand();
                     c.rep_depth = d;
                 } else {
-                    let p = self.table.probe(child_key, child_hand, budget);
+                    let p = self.probe_transfer(child_key, self.missing, child_hand, budget);
                     if p.found {
                         c.pn = p.pn;
                         c.dn = p.dn;
@@ -529,9 +562,10 @@ impl<'t> Search<'t> {
                 hands[self.attacker.index()] = self.pos.hand_after(m).remove(x);
                 let child_hand = hands[self.attacker.index()];
                 let full = zobrist::full_key(board, hands[0], hands[1]);
-                let salt = salt_of(self.missing.add(x));
+                let missing = self.missing.add(x);
                 let mut c = Child::new(m, Via::UnusedCapture);
-                self.probe_child(&mut c, board ^ salt, child_hand, full, remaining);
+                let key = board ^ salt_of(missing);
+                self.probe_child(&mut c, key, missing, child_hand, full, remaining);
                 children.push(c);
             }
         }
@@ -758,7 +792,7 @@ impl<'t> Search<'t> {
                     Via::Interposition => (child_key ^ interposition_flag(m.to()), remaining),
                     _ => (child_key, below(remaining)),
                 };
-                let p = self.table.probe(key, child_hand, budget);
+                let p = self.probe_transfer(key, self.missing, child_hand, budget);
                 c.pn = p.pn;
                 c.dn = p.dn;
                 c.len = p.len;
@@ -874,9 +908,7 @@ impl<'t> Search<'t> {
         }
         c.via = Via::Interposition;
         let key = self.pos.board_key_after(c.mv) ^ self.salt ^ interposition_flag(c.mv.to());
-        let p = self
-            .table
-            .probe(key, self.pos.hand(self.attacker), remaining);
+        let p = self.probe_transfer(key, self.missing, self.pos.hand(self.attacker), remaining);
         c.pn = p.pn;
         c.dn = p.dn;
         c.len = p.len;
