@@ -52,7 +52,15 @@ struct RunKey {
 struct ProgressFile {
     run: RunKey,
     next_candidate: u64,
+    /// Mutation seeds found so far (see [`MAX_SEEDS`]).
+    #[serde(default)]
+    seeds: Vec<String>,
 }
+
+/// Mutation seeds kept: recent candidates with a mate of at least 5 plies close to or
+/// above the wanted lengths, whatever stage rejected them. They let a run for long
+/// problems climb from shorter mates before it has accepted any problem of its own.
+const MAX_SEEDS: usize = 200;
 
 /// Counters of a run (this process only), for the progress line and the benchmark.
 #[derive(Clone, Debug, Default)]
@@ -97,7 +105,7 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
     };
     let mut pack = Pack::open(&options.out)?;
     let progress_path = options.out.join("progress.json");
-    let mut next = resume_point(&progress_path, &key)?;
+    let (mut next, mut seeds) = resume_point(&progress_path, &key)?;
     let mut settings = Settings {
         min_length: options.min_length,
         max_length: options.max_length,
@@ -130,11 +138,14 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         {
             break;
         }
-        // Mutation bases: the pack as it stands before the batch (deterministic).
-        let bases: Vec<Setup> = pack
-            .records
+        // Mutation bases: the seeds and the pack as they stand before the batch
+        // (deterministic); the pack's problems come last, so the bias towards later bases
+        // favours them.
+        let bases: Vec<Setup> = seeds
             .iter()
-            .filter_map(|r| r.sfen.parse().ok())
+            .map(String::as_str)
+            .chain(pack.records.iter().map(|r| r.sfen.as_str()))
+            .filter_map(|s| s.parse().ok())
             .collect();
         let known = pack.skeletons();
         settings.full_lengths = count_lengths(&pack)
@@ -142,16 +153,27 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             .filter(|&(_, n)| n >= quota)
             .map(|(l, _)| l)
             .collect();
-        let results: Vec<(Result<Found, Stage>, StageTimes)> = pool.install(|| {
+        let results: Vec<(Setup, Result<Found, Stage>, StageTimes)> = pool.install(|| {
             (next..next + BATCH)
                 .into_par_iter()
                 .map(|i| {
                     let c = make_candidate(options.seed, i, &options.shape, &bases);
-                    pipeline::evaluate(&c, &settings, &known)
+                    let (result, times) = pipeline::evaluate(&c, &settings, &known);
+                    (c, result, times)
                 })
                 .collect()
         });
-        for (result, times) in results {
+        for (candidate, result, times) in results {
+            if times
+                .screen_length
+                .is_some_and(|l| l >= 5 && l + 6 >= options.min_length)
+                && result.is_err()
+            {
+                seeds.push(candidate.to_string());
+                if seeds.len() > MAX_SEEDS {
+                    seeds.remove(0);
+                }
+            }
             stats.candidates += 1;
             stats.screen_time += times.screen;
             stats.verify_time += times.verify;
@@ -175,7 +197,7 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             }
         }
         next += BATCH;
-        save_progress(&progress_path, &key, next)?;
+        save_progress(&progress_path, &key, next, &seeds)?;
         stats.elapsed = start.elapsed();
         on_progress(&Progress {
             accepted: pack.records.len(),
@@ -212,9 +234,10 @@ fn make_candidate(seed: u64, i: u64, shape: &Shape, bases: &[Setup]) -> Setup {
     }
 }
 
-fn resume_point(path: &Path, key: &RunKey) -> Result<u64, PackError> {
+/// The next candidate and the mutation seeds of an interrupted run of the same options.
+fn resume_point(path: &Path, key: &RunKey) -> Result<(u64, Vec<String>), PackError> {
     if !path.exists() {
-        return Ok(0);
+        return Ok((0, Vec::new()));
     }
     let text =
         std::fs::read_to_string(path).map_err(|e| PackError(format!("{}: {e}", path.display())))?;
@@ -227,13 +250,14 @@ fn resume_point(path: &Path, key: &RunKey) -> Result<u64, PackError> {
             serde_json::to_string(&saved.run).unwrap_or_default()
         )));
     }
-    Ok(saved.next_candidate)
+    Ok((saved.next_candidate, saved.seeds))
 }
 
-fn save_progress(path: &Path, key: &RunKey, next: u64) -> Result<(), PackError> {
+fn save_progress(path: &Path, key: &RunKey, next: u64, seeds: &[String]) -> Result<(), PackError> {
     let text = serde_json::to_string_pretty(&ProgressFile {
         run: key.clone(),
         next_candidate: next,
+        seeds: seeds.to_vec(),
     })
     .expect("json");
     let tmp = path.with_extension("json.tmp");
