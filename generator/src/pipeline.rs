@@ -71,8 +71,6 @@ pub struct Found {
 pub struct StageTimes {
     pub screen: Duration,
     pub verify: Duration,
-    /// The quick solution's tsume length, when the screen found a mate.
-    pub screen_length: Option<usize>,
 }
 
 /// Moves `piece` of `setup` (attacker to move) into the defender's hand.
@@ -148,7 +146,6 @@ pub fn evaluate(
     // is sound with the same length), so the screen's length is final.
     let screened = quick_length(&pos, settings.screen_budget, settings.hash_mb);
     times.screen = t.elapsed();
-    times.screen_length = screened.as_ref().map(|s| s.0);
     match screened {
         None => return (Err(Stage::NoQuickMate), times),
         Some((len, _, _))

@@ -52,15 +52,7 @@ struct RunKey {
 struct ProgressFile {
     run: RunKey,
     next_candidate: u64,
-    /// Mutation seeds found so far (see [`MAX_SEEDS`]).
-    #[serde(default)]
-    seeds: Vec<String>,
 }
-
-/// Mutation seeds kept: recent candidates with a mate of at least 5 plies close to or
-/// above the wanted lengths, whatever stage rejected them. They let a run for long
-/// problems climb from shorter mates before it has accepted any problem of its own.
-const MAX_SEEDS: usize = 200;
 
 /// Counters of a run (this process only), for the progress line and the benchmark.
 #[derive(Clone, Debug, Default)]
@@ -105,7 +97,7 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
     };
     let mut pack = Pack::open(&options.out)?;
     let progress_path = options.out.join("progress.json");
-    let (mut next, mut seeds) = resume_point(&progress_path, &key)?;
+    let mut next = resume_point(&progress_path, &key)?;
     let mut settings = Settings {
         min_length: options.min_length,
         max_length: options.max_length,
@@ -138,14 +130,11 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         {
             break;
         }
-        // Mutation bases: the seeds and the pack as they stand before the batch
-        // (deterministic); the pack's problems come last, so the bias towards later bases
-        // favours them.
-        let bases: Vec<Setup> = seeds
+        // Mutation bases: the pack as it stands before the batch (deterministic).
+        let bases: Vec<Setup> = pack
+            .records
             .iter()
-            .map(String::as_str)
-            .chain(pack.records.iter().map(|r| r.sfen.as_str()))
-            .filter_map(|s| s.parse().ok())
+            .filter_map(|r| r.sfen.parse().ok())
             .collect();
         let known = pack.skeletons();
         settings.full_lengths = count_lengths(&pack)
@@ -153,27 +142,16 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             .filter(|&(_, n)| n >= quota)
             .map(|(l, _)| l)
             .collect();
-        let results: Vec<(Setup, Result<Found, Stage>, StageTimes)> = pool.install(|| {
+        let results: Vec<(Result<Found, Stage>, StageTimes)> = pool.install(|| {
             (next..next + BATCH)
                 .into_par_iter()
                 .map(|i| {
                     let c = make_candidate(options.seed, i, &options.shape, &bases);
-                    let (result, times) = pipeline::evaluate(&c, &settings, &known);
-                    (c, result, times)
+                    pipeline::evaluate(&c, &settings, &known)
                 })
                 .collect()
         });
-        for (candidate, result, times) in results {
-            if times
-                .screen_length
-                .is_some_and(|l| l >= 5 && l + 6 >= options.min_length)
-                && result.is_err()
-            {
-                seeds.push(candidate.to_string());
-                if seeds.len() > MAX_SEEDS {
-                    seeds.remove(0);
-                }
-            }
+        for (result, times) in results {
             stats.candidates += 1;
             stats.screen_time += times.screen;
             stats.verify_time += times.verify;
@@ -197,7 +175,7 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             }
         }
         next += BATCH;
-        save_progress(&progress_path, &key, next, &seeds)?;
+        save_progress(&progress_path, &key, next)?;
         stats.elapsed = start.elapsed();
         on_progress(&Progress {
             accepted: pack.records.len(),
@@ -234,10 +212,9 @@ fn make_candidate(seed: u64, i: u64, shape: &Shape, bases: &[Setup]) -> Setup {
     }
 }
 
-/// The next candidate and the mutation seeds of an interrupted run of the same options.
-fn resume_point(path: &Path, key: &RunKey) -> Result<(u64, Vec<String>), PackError> {
+fn resume_point(path: &Path, key: &RunKey) -> Result<u64, PackError> {
     if !path.exists() {
-        return Ok((0, Vec::new()));
+        return Ok(0);
     }
     let text =
         std::fs::read_to_string(path).map_err(|e| PackError(format!("{}: {e}", path.display())))?;
@@ -250,14 +227,13 @@ fn resume_point(path: &Path, key: &RunKey) -> Result<(u64, Vec<String>), PackErr
             serde_json::to_string(&saved.run).unwrap_or_default()
         )));
     }
-    Ok((saved.next_candidate, saved.seeds))
+    Ok(saved.next_candidate)
 }
 
-fn save_progress(path: &Path, key: &RunKey, next: u64, seeds: &[String]) -> Result<(), PackError> {
+fn save_progress(path: &Path, key: &RunKey, next: u64) -> Result<(), PackError> {
     let text = serde_json::to_string_pretty(&ProgressFile {
         run: key.clone(),
         next_candidate: next,
-        seeds: seeds.to_vec(),
     })
     .expect("json");
     let tmp = path.with_extension("json.tmp");
