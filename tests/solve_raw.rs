@@ -9,7 +9,6 @@ mod common;
 use std::time::Duration;
 
 use tsume_solver::dfpn::{self, Outcome, SolveOptions};
-use tsume_solver::movegen::CheckInfo;
 use tsume_solver::{Move, Position};
 
 /// Expected answer of a labelled line.
@@ -24,23 +23,7 @@ enum Expected {
 /// Checks that `moves` replays legally from `pos`, every attacker move checks, and the last
 /// position is checkmate.
 fn assert_mating_line(pos: &Position, moves: &[Move], what: &str) {
-    let mut p = pos.clone();
-    let attacker = p.side_to_move();
-    for (i, &m) in moves.iter().enumerate() {
-        assert!(
-            p.legal_moves().contains(m),
-            "{what}: ply {} {m} is illegal",
-            i + 1
-        );
-        if p.side_to_move() == attacker {
-            assert!(
-                CheckInfo::new(&p).gives_check(&p, m),
-                "{what}: ply {} {m} is not a check",
-                i + 1
-            );
-        }
-        p.do_move(m);
-    }
+    let p = common::replay_checking_line(pos, moves, what);
     assert!(p.is_checkmate(), "{what}: the line does not end in mate");
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use tsume_solver::dfpn::table::Table;
 use tsume_solver::dfpn::{self, Outcome, SolveOptions};
-use tsume_solver::movegen::{self, CheckInfo};
+use tsume_solver::movegen;
 use tsume_solver::tsume::{self, EvalLimits, Evaluator, TsumeReport};
 use tsume_solver::{Move, MoveList, Position};
 
@@ -21,23 +21,7 @@ fn options() -> SolveOptions {
 /// with no answer but interpositions (checkmate, or only useless interpositions left, which
 /// the tsume line does not show).
 fn assert_tsume_line(pos: &Position, moves: &[Move], what: &str) {
-    let mut p = pos.clone();
-    let attacker = p.side_to_move();
-    for (i, &m) in moves.iter().enumerate() {
-        assert!(
-            p.legal_moves().contains(m),
-            "{what}: ply {} {m} is illegal",
-            i + 1
-        );
-        if p.side_to_move() == attacker {
-            assert!(
-                CheckInfo::new(&p).gives_check(&p, m),
-                "{what}: ply {} {m} is not a check",
-                i + 1
-            );
-        }
-        p.do_move(m);
-    }
+    let p = common::replay_checking_line(pos, moves, what);
     assert!(p.in_check(), "{what}: the line does not end in check");
     let squares = movegen::interposition_squares(&p);
     let mut evasions = MoveList::new();

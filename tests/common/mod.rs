@@ -45,3 +45,30 @@ pub fn stdout(o: &std::process::Output) -> String {
 pub fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Replays `moves` from `pos`, asserting that each is legal and that every attacker move
+/// (the side to move at `pos` attacks) gives check; returns the position at the end.
+pub fn replay_checking_line(
+    pos: &tsume_solver::Position,
+    moves: &[tsume_solver::Move],
+    what: &str,
+) -> tsume_solver::Position {
+    let mut p = pos.clone();
+    let attacker = p.side_to_move();
+    for (i, &m) in moves.iter().enumerate() {
+        assert!(
+            p.legal_moves().contains(m),
+            "{what}: ply {} {m} is illegal",
+            i + 1
+        );
+        if p.side_to_move() == attacker {
+            assert!(
+                tsume_solver::movegen::CheckInfo::new(&p).gives_check(&p, m),
+                "{what}: ply {} {m} is not a check",
+                i + 1
+            );
+        }
+        p.do_move(m);
+    }
+    p
+}

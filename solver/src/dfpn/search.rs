@@ -161,6 +161,16 @@ impl Child {
         }
     }
 
+    /// The child repeats the position at path depth `depth`: a failure for the attacker
+    /// that depends on the path.
+    fn repeats(&mut self, depth: u32) {
+        self.pn = INF;
+        self.dn = 0;
+        self.len = NO_MATE;
+        self.hand = hands::max_hand();
+        self.rep_depth = depth;
+    }
+
     fn set(&mut self, r: &NodeResult) {
         self.pn = r.pn;
         self.dn = r.dn;
@@ -477,11 +487,7 @@ impl<'t> Search<'t> {
         budget: u16,
     ) -> bool {
         if let Some(&d) = self.path.get(&full) {
-            c.pn = INF;
-            c.dn = 0;
-            c.len = NO_MATE;
-            c.hand = hands::max_hand();
-            c.rep_depth = d;
+            c.repeats(d);
             return true;
         }
         let p = self.probe_transfer(key, missing, hand, budget);
@@ -526,11 +532,7 @@ impl<'t> Search<'t> {
                 let mut c = Child::new(m, Via::Normal);
                 let (child_key, child_hand, repeats) = self.child_key(m);
                 if let Some(d) = repeats {
-                    c.pn = INF;
-                    c.dn = 0;
-                    c.len = NO_MATE;
-                    c.hand = hands::max_hand();
-                    c.rep_depth = d;
+                    c.repeats(d);
                 } else {
                     let p = self.probe_transfer(child_key, self.missing, child_hand, budget);
                     if p.found {
@@ -782,11 +784,7 @@ impl<'t> Search<'t> {
             let mut c = Child::new(m, via);
             let (child_key, child_hand, repeats) = self.child_key(m);
             if let Some(d) = repeats {
-                c.pn = INF;
-                c.dn = 0;
-                c.len = NO_MATE;
-                c.hand = hands::max_hand();
-                c.rep_depth = d;
+                c.repeats(d);
             } else {
                 let (key, budget) = match via {
                     Via::Interposition => (child_key ^ interposition_flag(m.to()), remaining),
