@@ -107,36 +107,7 @@ enum Command {
     /// Generate sound tsume problems into a puzzle pack (DIR/pack.jsonl, pack.sfen,
     /// problems.kif, manifest.json). Deterministic for a seed whatever the thread count;
     /// every accepted problem is flushed at once, and rerunning the same command resumes.
-    Generate {
-        /// Problems wanted in the pack (spread evenly over the lengths).
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-        count: u64,
-        /// Tsume length L, or a range MIN-MAX (odd numbers).
-        #[arg(long, default_value = "3-7")]
-        length: String,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: u64,
-        /// The pack directory.
-        #[arg(long, default_value = "pack")]
-        out: std::path::PathBuf,
-        /// Nodes per verification sub-search (an exhausted budget rejects the candidate).
-        #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1000..))]
-        budget: u64,
-        /// Stop after this many seconds (the pack keeps what was accepted).
-        #[arg(long)]
-        time_limit: Option<f64>,
-        /// Stop after this many candidates.
-        #[arg(long)]
-        max_candidates: Option<u64>,
-        /// Most pieces placed on the board besides the king in a random candidate.
-        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=30))]
-        pieces: u64,
-        /// Print the per-stage statistics as JSON on stdout at the end.
-        #[arg(long)]
-        stats: bool,
-    },
+    Generate(GenerateArgs),
     /// Run as a USI engine on stdin/stdout (`go mate` answers `checkmate …`).
     Usi,
     /// Draw a tsume diagram as SVG: one position, or every problem of a pack.
@@ -162,6 +133,39 @@ enum Command {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
+}
+
+/// The options of `tsume generate`.
+#[derive(clap::Args)]
+struct GenerateArgs {
+    /// Problems wanted in the pack (spread evenly over the lengths).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    count: u64,
+    /// Tsume length L, or a range MIN-MAX (odd numbers).
+    #[arg(long, default_value = "3-7")]
+    length: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// The pack directory.
+    #[arg(long, default_value = "pack")]
+    out: std::path::PathBuf,
+    /// Nodes per verification sub-search (an exhausted budget rejects the candidate).
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1000..))]
+    budget: u64,
+    /// Stop after this many seconds (the pack keeps what was accepted).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Stop after this many candidates.
+    #[arg(long)]
+    max_candidates: Option<u64>,
+    /// Most pieces placed on the board besides the king in a random candidate.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=30))]
+    pieces: u64,
+    /// Print the per-stage statistics as JSON on stdout at the end.
+    #[arg(long)]
+    stats: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -204,29 +208,7 @@ fn main() -> ExitCode {
             usi::run();
             ExitCode::SUCCESS
         }
-        Command::Generate {
-            count,
-            length,
-            seed,
-            threads,
-            out,
-            budget,
-            time_limit,
-            max_candidates,
-            pieces,
-            stats,
-        } => run_generate(
-            count,
-            &length,
-            seed,
-            threads,
-            out,
-            budget,
-            time_limit,
-            max_candidates,
-            pieces,
-            stats,
-        ),
+        Command::Generate(args) => run_generate(args),
         Command::Verify {
             input,
             budget,
@@ -315,13 +297,9 @@ fn main() -> ExitCode {
             if pos.king(!pos.side_to_move()).is_none() {
                 return bad_input("the defender (the side not to move) has no king to mate");
             }
-            let time_limit = match time_limit {
-                Some(t) if !(t.is_finite() && t > 0.0) => {
-                    return bad_input(format!(
-                        "--time-limit must be a positive number of seconds, got {t}"
-                    ))
-                }
-                t => t.map(Duration::from_secs_f64),
+            let time_limit = match parse_time_limit(time_limit) {
+                Ok(t) => t,
+                Err(e) => return bad_input(e),
             };
             let options = SolveOptions {
                 hash_mb: hash as usize,
@@ -358,6 +336,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// Checks `--time-limit`: a positive number of seconds.
+fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, String> {
+    match seconds {
+        Some(t) if !(t.is_finite() && t > 0.0) => Err(format!(
+            "--time-limit must be a positive number of seconds, got {t}"
+        )),
+        t => Ok(t.map(Duration::from_secs_f64)),
+    }
+}
+
 /// Parses `L` or `MIN-MAX`.
 fn parse_lengths(text: &str) -> Result<(usize, usize), String> {
     let parse = |s: &str| {
@@ -377,31 +365,27 @@ fn parse_lengths(text: &str) -> Result<(usize, usize), String> {
     Ok((min, max))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_generate(
-    count: u64,
-    length: &str,
-    seed: u64,
-    threads: u64,
-    out: std::path::PathBuf,
-    budget: u64,
-    time_limit: Option<f64>,
-    max_candidates: Option<u64>,
-    pieces: u64,
-    print_stats: bool,
-) -> ExitCode {
+fn run_generate(args: GenerateArgs) -> ExitCode {
     use std::io::IsTerminal;
-    let (min_length, max_length) = match parse_lengths(length) {
+    let GenerateArgs {
+        count,
+        length,
+        seed,
+        threads,
+        out,
+        budget,
+        time_limit,
+        max_candidates,
+        pieces,
+        stats: print_stats,
+    } = args;
+    let (min_length, max_length) = match parse_lengths(&length) {
         Ok(l) => l,
         Err(e) => return bad_input(e),
     };
-    let time_limit = match time_limit {
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            return bad_input(format!(
-                "--time-limit must be a positive number of seconds, got {t}"
-            ))
-        }
-        t => t.map(Duration::from_secs_f64),
+    let time_limit = match parse_time_limit(time_limit) {
+        Ok(t) => t,
+        Err(e) => return bad_input(e),
     };
     let shape = tsume_generator::candidate::Shape {
         max_board: pieces as u32,

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tsume_solver::dfpn::search::{Defences, Limits, Search};
 use tsume_solver::dfpn::table::{Kind, Table};
 use tsume_solver::dfpn::{Outcome, SolveOptions};
-use tsume_solver::tsume::verify::{self, Flaw, PieceAt, Verdict, VerifyOptions};
+use tsume_solver::tsume::verify::{self, without_piece, Flaw, PieceAt, Verdict, VerifyOptions};
 use tsume_solver::{tsume, Color, Move, Position, Setup};
 
 /// Settings of the pipeline.
@@ -71,23 +71,6 @@ pub struct Found {
 pub struct StageTimes {
     pub screen: Duration,
     pub verify: Duration,
-}
-
-/// Moves `piece` of `setup` (attacker to move) into the defender's hand.
-pub fn without_piece(setup: &Setup, piece: PieceAt) -> Setup {
-    let mut s = setup.clone();
-    let kind = match piece {
-        PieceAt::Board(sq, kind) => {
-            s.board[sq.index()] = None;
-            kind.unpromote()
-        }
-        PieceAt::Hand(kind) => {
-            s.hands[s.side_to_move.index()][kind.index()] -= 1;
-            kind
-        }
-    };
-    s.hands[(!s.side_to_move).index()][kind.index()] += 1;
-    s
 }
 
 /// Whether `pos` may be tsume mate within `max_length`: the lower-bound game (`Defences::

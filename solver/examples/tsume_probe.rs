@@ -9,7 +9,7 @@ fn main() {
     let pos = Position::from_sfen(&args[1]).expect("sfen");
     let r: u16 = args[2].parse().expect("budget");
     tsume_solver::dfpn::on_search_thread(|| {
-        for defences in [Defences::All, Defences::NoInterpositions, Defences::Tsume] {
+        for defences in [Defences::All, Defences::Tsume] {
             let mut table = Table::new(512);
             let start = std::time::Instant::now();
             let limits = Limits {

@@ -291,6 +291,16 @@ pub fn generate_legal<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
 
 /// Every legal move of a side in check.
 pub fn generate_evasions<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
+    evasions::<S, true>(pos, sink)
+}
+
+/// The legal evasions that are not interpositions: king moves and captures of the checker.
+/// (The tsume game's horizon: an interposition may be useless, these never are.)
+pub fn generate_evasions_without_interpositions<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
+    evasions::<S, false>(pos, sink)
+}
+
+fn evasions<S: MoveSink, const INTERPOSE: bool>(pos: &Position, sink: &mut S) -> bool {
     debug_assert!(pos.in_check());
     let us = pos.side_to_move();
     let ksq = pos.king(us).expect("in check implies a king");
@@ -302,7 +312,11 @@ pub fn generate_evasions<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
         return true;
     }
     let checker = checkers.single();
-    let blocks = between(ksq, checker);
+    let blocks = if INTERPOSE {
+        between(ksq, checker)
+    } else {
+        Bitboard::EMPTY
+    };
     let target = blocks.with(checker);
     let occ = pos.occupied();
     // A pinned piece cannot capture the checker or block: it may only move along its pin
@@ -316,7 +330,7 @@ pub fn generate_evasions<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
             }
         }
     }
-    generate_drops(pos, sink, |_| blocks)
+    !INTERPOSE || generate_drops(pos, sink, |_| blocks)
 }
 
 /// The squares where the side to move, in check, could interpose (中合/移動合): strictly
@@ -338,31 +352,6 @@ pub fn interposition_squares(pos: &Position) -> Bitboard {
 #[inline]
 pub fn is_interposition(pos: &Position, squares: Bitboard, m: Move) -> bool {
     squares.contains(m.to()) && (m.is_drop() || pos.king(pos.side_to_move()) != m.from())
-}
-
-/// The legal evasions that are not interpositions: king moves and captures of the checker.
-/// (The defence set of the game in which the defender may never interpose, whose mate
-/// length bounds the tsume length from below.)
-pub fn generate_evasions_without_interpositions<S: MoveSink>(pos: &Position, sink: &mut S) -> bool {
-    debug_assert!(pos.in_check());
-    let us = pos.side_to_move();
-    let ksq = pos.king(us).expect("in check implies a king");
-    if !generate_king_moves(pos, sink, ksq, Bitboard::ALL) {
-        return false;
-    }
-    let checkers = pos.checkers();
-    if checkers.has_more_than_one() {
-        return true;
-    }
-    let checker = checkers.single();
-    let movers = pos.pieces(us).without(ksq).and_not(pos.pinned());
-    for from in pos.attackers_to(us, checker, pos.occupied()) & movers {
-        let kind = pos.piece_at(from).expect("own piece").kind;
-        if !push_board_move(sink, us, kind, from, checker, |_| true) {
-            return false;
-        }
-    }
-    true
 }
 
 /// Every legal move that gives check.

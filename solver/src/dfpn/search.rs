@@ -186,9 +186,6 @@ pub enum Defences {
     /// Every legal evasion (the game itself).
     #[default]
     All,
-    /// Every evasion but interpositions: a game more favourable to the attacker, whose
-    /// mate length is a lower bound of the tsume length (see `crate::tsume`).
-    NoInterpositions,
     /// Every evasion, but an interposition is excused when a check capturing the
     /// interposed piece leads to a mate within the interposing node's own budget with the
     /// captured piece out of the game: the tsume rule of useless interpositions without its
@@ -394,6 +391,28 @@ impl<'t> Search<'t> {
             if r.kind() != Kind::Unknown || self.stopped.is_some() {
                 return r;
             }
+        }
+    }
+
+    /// Stores a proof of the node `key` (proof hand `proof`, mate in `len`) and returns it.
+    #[inline]
+    fn prove(
+        &mut self,
+        key: u64,
+        proof: Hand,
+        len: u16,
+        best: Option<Move>,
+        amount: u32,
+    ) -> NodeResult {
+        self.table.store_proven(key, proof, len, best, amount);
+        NodeResult {
+            pn: 0,
+            dn: INF,
+            len,
+            hand: proof,
+            rep_depth: u32::MAX,
+            best,
+            amount,
         }
     }
 
@@ -615,16 +634,7 @@ impl<'t> Search<'t> {
                     _ => hands::before_attacker_move(&self.pos, c.mv, c.hand),
                 };
                 let len = Self::lift(&c, flagged);
-                self.table.store_proven(key, proof, len, Some(c.mv), amount);
-                return NodeResult {
-                    pn: 0,
-                    dn: INF,
-                    len,
-                    hand: proof,
-                    rep_depth: u32::MAX,
-                    best: Some(c.mv),
-                    amount,
-                };
+                return self.prove(key, proof, len, Some(c.mv), amount);
             }
             if dn == 0 {
                 let mut d = hands::max_hand();
@@ -696,7 +706,7 @@ impl<'t> Search<'t> {
         if horizon && self.defences != Defences::Tsume {
             // No escape at all: mated.
         } else {
-            self.generate_defences(&mut count);
+            movegen::generate_evasions(&self.pos, &mut count);
         }
         if count.moves == 0 {
             let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
@@ -713,26 +723,13 @@ impl<'t> Search<'t> {
         self.pos.undo_move();
     }
 
-    /// The defender's moves at an AND node, as `defences` allows.
-    #[inline]
-    fn generate_defences<S: movegen::MoveSink>(&self, sink: &mut S) {
-        match self.defences {
-            Defences::All | Defences::Tsume => {
-                movegen::generate_evasions(&self.pos, sink);
-            }
-            Defences::NoInterpositions => {
-                movegen::generate_evasions_without_interpositions(&self.pos, sink);
-            }
-        }
-    }
-
     /// At a defender node with at most one ply left: whether the defender survives it, i.e.
     /// has a move that needs an answer (in the tsume game an interposition may not).
     #[inline]
     fn horizon_escape(&self) -> bool {
         match self.defences {
             Defences::All => movegen::has_legal_move(&self.pos),
-            Defences::NoInterpositions | Defences::Tsume => {
+            Defences::Tsume => {
                 let mut first = movegen::FirstMove(None);
                 movegen::generate_evasions_without_interpositions(&self.pos, &mut first);
                 first.0.is_some()
@@ -752,20 +749,11 @@ impl<'t> Search<'t> {
         }
         if !horizon || self.defences == Defences::Tsume {
             // (At the horizon of the tsume game only interpositions are left here.)
-            self.generate_defences(&mut moves);
+            movegen::generate_evasions(&self.pos, &mut moves);
         }
         if moves.is_empty() {
             let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
-            self.table.store_proven(key, proof, 0, None, 1);
-            return NodeResult {
-                pn: 0,
-                dn: INF,
-                len: 0,
-                hand: proof,
-                rep_depth: u32::MAX,
-                best: None,
-                amount: 1,
-            };
+            return self.prove(key, proof, 0, None, 1);
         }
         let squares = if self.defences == Defences::Tsume {
             movegen::interposition_squares(&self.pos)
@@ -858,17 +846,7 @@ impl<'t> Search<'t> {
                     }
                 }
                 let proof = hands::and_node_proof_hand(&self.pos, self.attacker, proof);
-                self.table
-                    .store_proven(key, proof, len, Some(best_mv), amount);
-                return NodeResult {
-                    pn: 0,
-                    dn: INF,
-                    len,
-                    hand: proof,
-                    rep_depth: u32::MAX,
-                    best: Some(best_mv),
-                    amount,
-                };
+                return self.prove(key, proof, len, Some(best_mv), amount);
             }
             let pn = pn.min(MAX_FINITE);
             if pn >= th_pn || dn >= th_dn || self.stopped.is_some() {

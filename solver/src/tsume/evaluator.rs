@@ -60,8 +60,6 @@ pub struct Evaluator<'t> {
     pub limits: EvalLimits,
     /// Nodes searched by every sub-search so far.
     pub nodes: u64,
-    /// Nodes expanded by the evaluator itself (where the two bounds disagreed).
-    pub expanded: u64,
 }
 
 impl<'t> Evaluator<'t> {
@@ -80,7 +78,6 @@ impl<'t> Evaluator<'t> {
             attacker,
             limits,
             nodes: 0,
-            expanded: 0,
         }
     }
 
@@ -88,7 +85,7 @@ impl<'t> Evaluator<'t> {
     fn dfpn(&mut self, pos: &Position, remaining: u16, defences: Defences) -> Eval<(Kind, u16)> {
         let table = match defences {
             Defences::All => &mut *self.raw,
-            Defences::Tsume | Defences::NoInterpositions => &mut *self.lower_bound,
+            Defences::Tsume => &mut *self.lower_bound,
         };
         let left = self.limits.total.map(|t| t.saturating_sub(self.nodes));
         let node_limit = match (self.limits.per_search, left) {
@@ -173,28 +170,38 @@ impl<'t> Evaluator<'t> {
         if r < 1 {
             return Ok(false);
         }
+        self.settle(pos, r, Self::expand_or)
+    }
+
+    /// The definition at an attacker node the bounds did not settle: some check mates.
+    fn expand_or(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
+        let mut checks = MoveList::new();
+        movegen::generate_checks(pos, &mut checks);
+        for &m in checks.iter() {
+            pos.do_move(m);
+            let ok = self.mate_and(pos, r - 1);
+            pos.undo_move();
+            if ok? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The memoised answer for (`pos`, `r`): the bounding games', or else `expand`'s.
+    fn settle(
+        &mut self,
+        pos: &mut Position,
+        r: i32,
+        expand: fn(&mut Self, &mut Position, i32) -> Eval<bool>,
+    ) -> Eval<bool> {
         let key = (pos.full_key(), r as u16);
         if let Some(&v) = self.memo.get(&key) {
             return Ok(v);
         }
         let value = match self.bounds(pos, r as u16)? {
             Some(v) => v,
-            None => {
-                self.expanded += 1;
-                let mut checks = MoveList::new();
-                movegen::generate_checks(pos, &mut checks);
-                let mut found = false;
-                for &m in checks.iter() {
-                    pos.do_move(m);
-                    let ok = self.mate_and(pos, r - 1);
-                    pos.undo_move();
-                    if ok? {
-                        found = true;
-                        break;
-                    }
-                }
-                found
-            }
+            None => expand(self, pos, r)?,
         };
         self.memo.insert(key, value);
         Ok(value)
@@ -206,28 +213,16 @@ impl<'t> Evaluator<'t> {
         if r < 0 {
             return Ok(false);
         }
-        let mut evasions = MoveList::new();
-        movegen::generate_evasions(pos, &mut evasions);
-        if evasions.is_empty() {
+        if !movegen::has_legal_move(pos) {
             return Ok(true);
         }
-        let key = (pos.full_key(), r as u16);
-        if let Some(&v) = self.memo.get(&key) {
-            return Ok(v);
-        }
-        let value = match self.bounds(pos, r as u16)? {
-            Some(v) => v,
-            None => {
-                self.expanded += 1;
-                self.expand_and(pos, r, &evasions)?
-            }
-        };
-        self.memo.insert(key, value);
-        Ok(value)
+        self.settle(pos, r, Self::expand_and)
     }
 
     /// The rules doc's definition at a defender node the bounds did not settle.
-    fn expand_and(&mut self, pos: &mut Position, r: i32, evasions: &MoveList) -> Eval<bool> {
+    fn expand_and(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
+        let mut evasions = MoveList::new();
+        movegen::generate_evasions(pos, &mut evasions);
         let squares = movegen::interposition_squares(pos);
         let (interpositions, others): (Vec<Move>, Vec<Move>) = evasions
             .iter()

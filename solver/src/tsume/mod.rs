@@ -13,6 +13,7 @@ use std::time::Instant;
 use crate::color::Color;
 use crate::dfpn::table::Table;
 use crate::dfpn::{self, Outcome, SolveOptions, SolveReport, Stop};
+use crate::hand::Hand;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -223,7 +224,7 @@ pub fn best_play_line(
             line.extend(rest);
             let leftover = hand_after_line(pos, &line[1..], ev.attacker);
             pos.undo_move();
-            if leftover == 0 {
+            if leftover.is_empty() {
                 return Ok(line);
             }
             first.get_or_insert(line);
@@ -232,16 +233,16 @@ pub fn best_play_line(
     }
 }
 
-/// The number of pieces in `attacker`'s hand after playing `line` from `pos`.
-fn hand_after_line(pos: &mut Position, line: &[Move], attacker: Color) -> u32 {
+/// `attacker`'s hand after playing `line` from `pos` (left as it was).
+pub fn hand_after_line(pos: &mut Position, line: &[Move], attacker: Color) -> Hand {
     for &m in line {
         pos.do_move(m);
     }
-    let n = pos.hand(attacker).total();
+    let hand = pos.hand(attacker);
     for _ in line {
         pos.undo_move();
     }
-    n
+    hand
 }
 
 /// The other attacker moves that mate at the last attacker move of `line` (useless

@@ -5,8 +5,9 @@
 
 use std::fmt;
 
-use super::{best_play_line, final_alternatives, tsume_length, EvalLimits, Evaluator};
-use crate::color::Color;
+use super::{
+    best_play_line, final_alternatives, hand_after_line, tsume_length, EvalLimits, Evaluator,
+};
 use crate::dfpn::table::Table;
 use crate::dfpn::{self, SolveOptions, Stop};
 use crate::hand::Hand;
@@ -321,7 +322,7 @@ impl Verifier<'_> {
                     flaws.push(Flaw::LongerDefence { ply });
                 }
             }
-            let end_hand = hand_at_end(&root, &line, attacker);
+            let end_hand = hand_after_line(&mut root, &line, attacker);
             if !end_hand.is_empty() {
                 flaws.push(Flaw::Leftover(end_hand));
             }
@@ -368,20 +369,7 @@ impl Verifier<'_> {
         piece: PieceAt,
         length: usize,
     ) -> Result<bool, Stop> {
-        let mut setup = pos.to_setup();
-        let defender = !pos.side_to_move();
-        let kind = match piece {
-            PieceAt::Board(sq, kind) => {
-                setup.board[sq.index()] = None;
-                kind.unpromote()
-            }
-            PieceAt::Hand(kind) => {
-                setup.hands[pos.side_to_move().index()][kind.index()] -= 1;
-                kind
-            }
-        };
-        setup.hands[defender.index()][kind.index()] += 1;
-        let Ok(reduced) = Position::from_setup(&setup) else {
+        let Ok(reduced) = Position::from_setup(&without_piece(&pos.to_setup(), piece)) else {
             return Ok(false);
         };
         let limits = self.limits();
@@ -396,7 +384,7 @@ impl Verifier<'_> {
                 return Ok(false);
             }
             let line = best_play_line(&mut ev, &mut root, length, &mut tries)?;
-            if !hand_at_end(&root, &line, attacker).is_empty() {
+            if !hand_after_line(&mut root, &line, attacker).is_empty() {
                 return Ok(false);
             }
             Ok(second_solution(&mut ev, &mut root, &line)?.is_none())
@@ -404,6 +392,23 @@ impl Verifier<'_> {
         self.nodes += ev.nodes;
         result
     }
+}
+
+/// `setup` (attacker to move) with `piece` moved into the defender's hand.
+pub fn without_piece(setup: &Setup, piece: PieceAt) -> Setup {
+    let mut s = setup.clone();
+    let kind = match piece {
+        PieceAt::Board(sq, kind) => {
+            s.board[sq.index()] = None;
+            kind.unpromote()
+        }
+        PieceAt::Hand(kind) => {
+            s.hands[s.side_to_move.index()][kind.index()] -= 1;
+            kind
+        }
+    };
+    s.hands[(!s.side_to_move).index()][kind.index()] += 1;
+    s
 }
 
 /// Replays the claimed USI moves: each legal, every attacker move a check, and the last
@@ -524,15 +529,6 @@ fn second_solution(
         (None, Some(e)) => Err(e),
         (None, None) => Ok(None),
     }
-}
-
-/// The attacker's hand after `line`.
-fn hand_at_end(root: &Position, line: &[Move], attacker: Color) -> Hand {
-    let mut pos = root.clone();
-    for &m in line {
-        pos.do_move(m);
-    }
-    pos.hand(attacker)
 }
 
 /// Every non-king piece on the board, and each kind in the attacker's hand.
