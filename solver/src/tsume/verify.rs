@@ -22,7 +22,7 @@ use crate::square::Square;
 pub struct VerifyOptions {
     /// Nodes per sub-search; one exhausted makes the verdict unproven.
     pub budget: u64,
-    /// Transposition tables in MiB (shared by the raw and no-interposition games).
+    /// Transposition tables in MiB (split between the raw and the lower-bound games).
     pub hash_mb: usize,
     /// Check every piece for 不要駒 (the most expensive part).
     pub check_unnecessary: bool,
