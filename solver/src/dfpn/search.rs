@@ -91,6 +91,11 @@ impl Hasher for KeyHasher {
 /// A length budget meaning "no limit": it does not shrink with depth, so a position reached
 /// by paths of different lengths shares one table entry in the first search.
 pub const UNLIMITED: u16 = u16::MAX - 1;
+/// At most this many plies left at a new defender node, its evasions are not counted for
+/// the initial proof number (only whether one exists): so close to the horizon the count
+/// hardly guides the search, and generating them all was a large part of the work of the
+/// "mate within L − 2" searches (set of 32 将棋図巧 problems: 7 % fewer nodes, 6 % less time).
+const COUNT_EVASIONS_ABOVE: u16 = 2;
 
 /// The budget of a child: one ply less, unless unlimited.
 #[inline]
@@ -745,6 +750,10 @@ impl<'t> Search<'t> {
         }
         if horizon && self.defences != Defences::Tsume {
             // No escape at all: mated.
+        } else if remaining <= COUNT_EVASIONS_ABOVE {
+            let mut first = movegen::FirstMove(None);
+            movegen::generate_evasions(&self.pos, &mut first);
+            count.moves = first.0.is_some() as u32;
         } else {
             movegen::generate_evasions(&self.pos, &mut count);
         }
