@@ -132,8 +132,10 @@ impl Table {
         let bytes = megabytes.max(1) << 20;
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
+        let slots = vec![[0u64; 4]; clusters * CLUSTER];
+        advise_huge_pages(&slots);
         Table {
-            slots: vec![[0u64; 4]; clusters * CLUSTER],
+            slots,
             mask: clusters - 1,
             used: 0,
         }
@@ -394,6 +396,24 @@ mod tests {
     }
 
     #[test]
+    fn huge_page_advice_changes_nothing() {
+        // A table big enough to be advised (on Linux) stores and probes like a small one.
+        let mut big = Table::new(8);
+        let mut small = Table::new(1);
+        let g = Hand::EMPTY.add(Gold);
+        for t in [&mut big, &mut small] {
+            assert!(t.slots.iter().all(|s| *s == [0; 4]));
+            t.store_proven(7, g, 5, None, 3);
+            t.store_disproven(8, g, NO_MATE, 3);
+        }
+        for t in [&big, &small] {
+            assert_eq!(t.probe(7, g, 9).kind(), Kind::Proven);
+            assert_eq!(t.probe(8, g, 9).kind(), Kind::Disproven);
+            assert!(!t.probe(9, g, 9).found);
+        }
+    }
+
+    #[test]
     fn prefetch_changes_nothing() {
         // The prefetch hint (unsafe on x86-64) against its safe counterpart, doing nothing:
         // every probe answers the same with and without it, for keys in every cluster.
@@ -475,4 +495,29 @@ fn prefetch_line<T>(p: *const T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
+}
+
+/// Asks Linux to back the table with transparent huge pages where the system leaves that to
+/// the program (`madvise` mode): every probe of a large table lands on a random page, and
+/// with 4 KiB pages most of them also miss the TLB (10 % of the search time on 煙詰 with a
+/// 2 GiB table). Only advice: the memory and its contents are the same either way.
+fn advise_huge_pages(slots: &[[u64; 4]]) {
+    #[cfg(target_os = "linux")]
+    if std::mem::size_of_val(slots) >= 4 << 20 {
+        // SAFETY: `madvise` with MADV_HUGEPAGE changes no mapping and no contents; the
+        // range is the live allocation `slots` (its start rounded up to a page boundary,
+        // its length clipped so that it stays inside). The call may fail (e.g. THP
+        // disabled); the result is ignored because the advice is optional. The safe
+        // counterpart is not calling it, as on other systems; `huge_page_advice_changes
+        // nothing` checks a table behaves the same.
+        unsafe {
+            let page = 4096usize;
+            let start = slots.as_ptr() as usize;
+            let aligned = start.next_multiple_of(page);
+            let len = (start + std::mem::size_of_val(slots) - aligned) / page * page;
+            libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
 }
