@@ -24,6 +24,9 @@ pub const NO_MATE: u16 = u16::MAX;
 
 pub const CLUSTER: usize = 8;
 
+/// Tables of at least this size are advised to use huge pages (see [`advise_huge_pages`]).
+const HUGE_PAGE_TABLE_BYTES: usize = 64 << 20;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Unknown,
@@ -398,7 +401,7 @@ mod tests {
     #[test]
     fn huge_page_advice_changes_nothing() {
         // A table big enough to be advised (on Linux) stores and probes like a small one.
-        let mut big = Table::new(8);
+        let mut big = Table::new(HUGE_PAGE_TABLE_BYTES >> 20);
         let mut small = Table::new(1);
         let g = Hand::EMPTY.add(Gold);
         for t in [&mut big, &mut small] {
@@ -497,13 +500,15 @@ fn prefetch_line<T>(p: *const T) {
     let _ = p;
 }
 
-/// Asks Linux to back the table with transparent huge pages where the system leaves that to
-/// the program (`madvise` mode): every probe of a large table lands on a random page, and
+/// Asks Linux to back a large table with transparent huge pages where the system leaves that
+/// to the program (`madvise` mode): every probe of a large table lands on a random page, and
 /// with 4 KiB pages most of them also miss the TLB (10 % of the search time on 煙詰 with a
-/// 2 GiB table). Only advice: the memory and its contents are the same either way.
+/// 2 GiB table). Small tables (the generator's, per candidate) are left alone: a short
+/// search touches few pages, and each huge page touched is zeroed whole. Only advice: the
+/// memory and its contents are the same either way.
 fn advise_huge_pages(slots: &[[u64; 4]]) {
     #[cfg(target_os = "linux")]
-    if std::mem::size_of_val(slots) >= 4 << 20 {
+    if std::mem::size_of_val(slots) >= HUGE_PAGE_TABLE_BYTES {
         // SAFETY: `madvise` with MADV_HUGEPAGE changes no mapping and no contents; the
         // range is the live allocation `slots` (its start rounded up to a page boundary,
         // its length clipped so that it stays inside). The call may fail (e.g. THP
