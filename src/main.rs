@@ -550,6 +550,10 @@ fn print_solve_report(
             "nodes": report.nodes,
             "time_ms": ms,
         });
+        if let (Outcome::Unknown(_), Some(&(len, _))) = (&report.outcome, report.proofs.last()) {
+            // Stopped while proving the shortest: mate is proven within this many plies.
+            obj["mate_within"] = len.into();
+        }
         if let Some(moves) = &report.mate_so_far {
             // Stopped while proving the shortest: a real mate, but not proven shortest.
             obj["mate_so_far"] = moves
@@ -635,6 +639,8 @@ fn print_solve_report(
                         moves.len()
                     );
                     println!("{}", usi_moves(moves));
+                } else if let Some(&(len, _)) = report.proofs.last() {
+                    println!("mate within {len} plies is proven; the shortest is not known yet");
                 }
             }
         }

@@ -214,4 +214,15 @@ fn stopped_search_keeps_the_mate_found_so_far() {
         "{} plies",
         moves.len()
     );
+
+    // The CLI says so too: unknown (exit 3), with the length proven so far.
+    let limit = limit.to_string();
+    let o = common::tsume(&[
+        "solve", &sfen, "--rules", "raw", "--hash", "64", "--nodes", &limit, "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"], "unknown");
+    let within = v["mate_within"].as_u64().expect("mate_within") as usize;
+    assert!(within >= shortest && within % 2 == 1, "{v}");
 }
