@@ -373,6 +373,47 @@ impl Table {
     }
 }
 
+/// Hints the CPU to fetch the cache line holding `p` (a no-op where no hint exists).
+#[inline(always)]
+fn prefetch_line<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` only needs SSE, which every x86-64 CPU has; a prefetch never
+    // faults and never reads memory into the program's view, whatever the address (here
+    // always inside `slots`). Its safe counterpart is doing nothing, which the other
+    // targets do; `tests::prefetch_changes_nothing` checks that probes agree either way.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Asks Linux to back a large table with transparent huge pages where the system leaves that
+/// to the program (`madvise` mode): every probe of a large table lands on a random page, and
+/// with 4 KiB pages most of them also miss the TLB (10 % of the search time on 煙詰 with a
+/// 2 GiB table). Smaller tables are left alone (see [`HUGE_PAGE_TABLE_BYTES`]). Only
+/// advice: the memory and its contents are the same either way.
+fn advise_huge_pages(slots: &[[u64; 4]]) {
+    #[cfg(target_os = "linux")]
+    if std::mem::size_of_val(slots) >= HUGE_PAGE_TABLE_BYTES {
+        // SAFETY: `madvise` with MADV_HUGEPAGE changes no mapping and no contents; the
+        // range is the live allocation `slots` (its start rounded up to a page boundary,
+        // its length clipped so that it stays inside). The call may fail (e.g. THP
+        // disabled); the result is ignored because the advice is optional. The safe
+        // counterpart is not calling it, as on other systems; `huge_page_advice_changes
+        // nothing` checks a table behaves the same.
+        unsafe {
+            let page = 4096usize;
+            let start = slots.as_ptr() as usize;
+            let aligned = start.next_multiple_of(page);
+            let len = (start + std::mem::size_of_val(slots) - aligned) / page * page;
+            libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,45 +528,4 @@ mod tests {
         assert_eq!(t.slots.len(), n);
         assert!(t.hashfull() <= 1000);
     }
-}
-
-/// Hints the CPU to fetch the cache line holding `p` (a no-op where no hint exists).
-#[inline(always)]
-fn prefetch_line<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `_mm_prefetch` only needs SSE, which every x86-64 CPU has; a prefetch never
-    // faults and never reads memory into the program's view, whatever the address (here
-    // always inside `slots`). Its safe counterpart is doing nothing, which the other
-    // targets do; `tests::prefetch_changes_nothing` checks that probes agree either way.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
-/// Asks Linux to back a large table with transparent huge pages where the system leaves that
-/// to the program (`madvise` mode): every probe of a large table lands on a random page, and
-/// with 4 KiB pages most of them also miss the TLB (10 % of the search time on 煙詰 with a
-/// 2 GiB table). Smaller tables are left alone (see [`HUGE_PAGE_TABLE_BYTES`]). Only
-/// advice: the memory and its contents are the same either way.
-fn advise_huge_pages(slots: &[[u64; 4]]) {
-    #[cfg(target_os = "linux")]
-    if std::mem::size_of_val(slots) >= HUGE_PAGE_TABLE_BYTES {
-        // SAFETY: `madvise` with MADV_HUGEPAGE changes no mapping and no contents; the
-        // range is the live allocation `slots` (its start rounded up to a page boundary,
-        // its length clipped so that it stays inside). The call may fail (e.g. THP
-        // disabled); the result is ignored because the advice is optional. The safe
-        // counterpart is not calling it, as on other systems; `huge_page_advice_changes
-        // nothing` checks a table behaves the same.
-        unsafe {
-            let page = 4096usize;
-            let start = slots.as_ptr() as usize;
-            let aligned = start.next_multiple_of(page);
-            let len = (start + std::mem::size_of_val(slots) - aligned) / page * page;
-            libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = slots;
 }
