@@ -15,7 +15,6 @@
 //! an illegal move in the solution or final alternatives…) is an error naming the line and
 //! the problem, never a silently broken page. Soundness is `tsume verify`'s job.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -32,22 +31,6 @@ const DEFAULT_OUT: &str = "index.html";
 const PAGE_TEMPLATE: &str = include_str!("html/page.html");
 const STYLE: &str = include_str!("html/style.css");
 const SCRIPT: &str = include_str!("html/app.js");
-
-/// Why `tsume html` failed: bad input or an output that cannot be written.
-#[derive(Debug)]
-pub struct HtmlError(String);
-
-impl fmt::Display for HtmlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for HtmlError {}
-
-fn err(msg: impl Into<String>) -> HtmlError {
-    HtmlError(msg.into())
-}
 
 /// One move of a line, as the page shows it.
 #[derive(Debug, Serialize)]
@@ -85,7 +68,7 @@ struct PageProblem {
 }
 
 /// Runs `tsume html DIR [--out FILE]`; returns the file written (`None` for stdout).
-pub fn run(dir: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, HtmlError> {
+pub fn run(dir: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, String> {
     let problems = read_pack(dir)?;
     let page = page_html(&pack_title(dir), &problems);
     let out = out
@@ -96,12 +79,12 @@ pub fn run(dir: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, HtmlError>
         return Ok(None);
     }
     if out.is_dir() {
-        return Err(err(format!(
+        return Err(format!(
             "--out {} is a directory; give a file name such as pack.html",
             out.display()
-        )));
+        ));
     }
-    std::fs::write(&out, page).map_err(|e| err(format!("cannot write {}: {e}", out.display())))?;
+    std::fs::write(&out, page).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let n = problems.len();
     let plural = if n == 1 { "" } else { "s" };
     eprintln!("wrote {} ({n} problem{plural})", out.display());
@@ -123,35 +106,32 @@ fn pack_title(dir: &Path) -> String {
 // ----- reading the pack -----
 
 /// Reads and checks every problem of `DIR/pack.jsonl`.
-fn read_pack(dir: &Path) -> Result<Vec<PageProblem>, HtmlError> {
+fn read_pack(dir: &Path) -> Result<Vec<PageProblem>, String> {
     if !dir.exists() {
-        return Err(err(format!(
-            "pack directory {} does not exist",
-            dir.display()
-        )));
+        return Err(format!("pack directory {} does not exist", dir.display()));
     }
     if !dir.is_dir() {
-        return Err(err(format!(
+        return Err(format!(
             "{} is not a directory (give the pack directory, which holds {PACK_FILE})",
             dir.display()
-        )));
+        ));
     }
     let path = dir.join(PACK_FILE);
     if !path.is_file() {
-        return Err(err(format!(
+        return Err(format!(
             "no {PACK_FILE} in pack directory {}",
             dir.display()
-        )));
+        ));
     }
     let text = std::fs::read_to_string(&path)
-        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut problems: Vec<PageProblem> = Vec::new();
     let mut ids = std::collections::HashSet::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let at = |msg: String| err(format!("{}:{}: {msg}", path.display(), i + 1));
+        let at = |msg: String| format!("{}:{}: {msg}", path.display(), i + 1);
         let problem = parse_line(line).map_err(at)?;
         if !ids.insert(problem.id.clone()) {
             return Err(at(format!("duplicate id {:?}", problem.id)));
@@ -159,7 +139,7 @@ fn read_pack(dir: &Path) -> Result<Vec<PageProblem>, HtmlError> {
         problems.push(problem);
     }
     if problems.is_empty() {
-        return Err(err(format!("{} has no problems", path.display())));
+        return Err(format!("{} has no problems", path.display()));
     }
     Ok(problems)
 }

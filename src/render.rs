@@ -16,7 +16,7 @@
 //! - Text uses a font stack of common CJK fonts ending in the generic `serif`: no external
 //!   font or network is needed to view the file, and a `viewBox` lets it scale to any size.
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use tsume_solver::{notation, Color, Hand, Move, PieceKind, Position, Square};
@@ -365,22 +365,6 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
 
 // ----- the command -----
 
-/// Why `tsume render` failed: bad input or an output that cannot be written.
-#[derive(Debug)]
-pub struct RenderError(String);
-
-impl fmt::Display for RenderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for RenderError {}
-
-fn err(msg: impl Into<String>) -> RenderError {
-    RenderError(msg.into())
-}
-
 /// A problem to draw: its position and the moves that may follow.
 struct Problem {
     pos: Position,
@@ -388,7 +372,7 @@ struct Problem {
 }
 
 /// Splits `<sfen> moves m1 m2 …` into the position and the moves.
-fn parse_sfen_with_moves(text: &str) -> Result<Problem, RenderError> {
+fn parse_sfen_with_moves(text: &str) -> Result<Problem, String> {
     let text = text.trim();
     let (sfen, moves) = match text.split_once(" moves") {
         Some((s, rest)) if rest.is_empty() || rest.starts_with(char::is_whitespace) => (
@@ -399,7 +383,7 @@ fn parse_sfen_with_moves(text: &str) -> Result<Problem, RenderError> {
         ),
         _ => (text, Vec::new()),
     };
-    let pos = Position::from_sfen(sfen).map_err(|e| err(e.to_string()))?;
+    let pos = Position::from_sfen(sfen).map_err(|e| e.to_string())?;
     Ok(Problem { pos, moves })
 }
 
@@ -443,8 +427,8 @@ fn safe_file_stem(id: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), RenderError> {
-    std::fs::write(path, text).map_err(|e| err(format!("cannot write {}: {e}", path.display())))
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Whether the input argument names a pack file rather than an SFEN.
@@ -453,31 +437,31 @@ fn is_pack_path(input: &str) -> bool {
 }
 
 /// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
-pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
+pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, String> {
     let ply = ply.unwrap_or(0);
     if is_pack_path(input) {
         return render_pack(Path::new(input), out, ply);
     }
     let problem = parse_sfen_with_moves(input)?;
-    let (pos, opts) = position_after(&problem, ply).map_err(err)?;
+    let (pos, opts) = position_after(&problem, ply)?;
     let svg = render_svg(&pos, &opts);
     if out == Path::new("-") {
         print!("{svg}");
         return Ok(Vec::new());
     }
     if out.is_dir() {
-        return Err(err(format!(
+        return Err(format!(
             "--out {} is a directory; give a file name such as diagram.svg",
             out.display()
-        )));
+        ));
     }
     write_file(out, &svg)?;
     Ok(vec![out.to_path_buf()])
 }
 
-fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, RenderError> {
+fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, String> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| err(format!("cannot read pack {}: {e}", path.display())))?;
+        .map_err(|e| format!("cannot read pack {}: {e}", path.display()))?;
     let mut jobs = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (i, line) in text.lines().enumerate() {
@@ -485,7 +469,7 @@ fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, Rend
         if line.trim().is_empty() {
             continue;
         }
-        let at = |msg: String| err(format!("{}:{line_no}: {msg}", path.display()));
+        let at = |msg: String| format!("{}:{line_no}: {msg}", path.display());
         let obj: serde_json::Value =
             serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
         let id = match obj.get("id") {
@@ -526,16 +510,15 @@ fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, Rend
         jobs.push((id, render_svg(&pos, &opts)));
     }
     if jobs.is_empty() {
-        return Err(err(format!("pack {} has no problems", path.display())));
+        return Err(format!("pack {} has no problems", path.display()));
     }
     if dir.exists() && !dir.is_dir() {
-        return Err(err(format!(
+        return Err(format!(
             "--out {} must be a directory for a pack",
             dir.display()
-        )));
+        ));
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| err(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut written = Vec::new();
     for (id, svg) in jobs {
         let file = dir.join(format!("{id}.svg"));

@@ -53,25 +53,8 @@ const ATTACKER_HAND: &[PieceKind] = &[
     Rook, Bishop, Gold, Gold, Silver, Silver, Knight, Knight, Lance, Pawn,
 ];
 
-/// How many pieces of `kind`'s base kind the setup already uses (board and hands).
-fn used(setup: &Setup, kind: PieceKind) -> u32 {
-    let base = kind.unpromote();
-    let board = setup
-        .board
-        .iter()
-        .flatten()
-        .filter(|p| p.kind.unpromote() == base)
-        .count() as u32;
-    let hands: u32 = if base == King {
-        0
-    } else {
-        setup.hands.iter().map(|h| h[base.index()] as u32).sum()
-    };
-    board + hands
-}
-
 fn fits(setup: &Setup, kind: PieceKind) -> bool {
-    used(setup, kind) < kind.unpromote().full_set_count() as u32
+    setup.count(kind) < kind.unpromote().full_set_count() as u32
 }
 
 /// The empty squares within `radius` of `king`.

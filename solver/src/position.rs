@@ -160,21 +160,7 @@ impl Position {
     ) -> Result<Position, PositionError> {
         // Piece counts, promoted pieces with their base kind, hands included.
         for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook, King] {
-            let on_board = setup
-                .board
-                .iter()
-                .flatten()
-                .filter(|p| p.kind.unpromote() == kind)
-                .count() as u32;
-            let in_hand: u32 = if kind == King {
-                0
-            } else {
-                Color::ALL
-                    .iter()
-                    .map(|c| setup.hands[c.index()][kind.index()] as u32)
-                    .sum()
-            };
-            let count = on_board + in_hand;
+            let count = setup.count(kind);
             let max = match validation {
                 // What a hand field can hold; board counts beyond it cannot reach a hand.
                 Validation::AllowExtraPieces if kind != King => Hand::capacity(kind),

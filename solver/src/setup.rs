@@ -173,17 +173,33 @@ impl Setup {
         self.board[sq.index()]
     }
 
+    /// How many pieces of `kind`'s base kind stand on the board, promoted ones included.
+    pub fn on_board(&self, kind: PieceKind) -> u32 {
+        let base = kind.unpromote();
+        self.board
+            .iter()
+            .flatten()
+            .filter(|p| p.kind.unpromote() == base)
+            .count() as u32
+    }
+
+    /// How many pieces of `kind`'s base kind the setup uses: on the board (promoted ones
+    /// included) and in both hands.
+    pub fn count(&self, kind: PieceKind) -> u32 {
+        let base = kind.unpromote();
+        let in_hands: u32 = if base == PieceKind::King {
+            0
+        } else {
+            self.hands.iter().map(|h| h[base.index()] as u32).sum()
+        };
+        self.on_board(base) + in_hands
+    }
+
     /// Gives `color` every piece that is neither on the board nor in the other hand
     /// (the tsume convention 玉方持駒 = 残り全部). Counts already over the full set are kept.
     pub fn fill_hand(&mut self, color: Color) {
         for (i, kind) in PieceKind::HAND.into_iter().enumerate() {
-            let on_board = self
-                .board
-                .iter()
-                .flatten()
-                .filter(|p| p.kind.unpromote() == kind)
-                .count();
-            let used = on_board + self.hands[(!color).index()][i] as usize;
+            let used = self.on_board(kind) as usize + self.hands[(!color).index()][i] as usize;
             self.hands[color.index()][i] =
                 (kind.full_set_count() as usize).saturating_sub(used) as u8;
         }

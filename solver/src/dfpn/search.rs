@@ -372,6 +372,20 @@ impl<'t> Search<'t> {
         (key, hands[self.attacker.index()], repeats)
     }
 
+    /// [`Search::child_key`] of every move, each child's table cluster prefetched: the
+    /// loads all start before the first probe waits for one.
+    #[inline]
+    fn prefetched_child_keys(&self, moves: &MoveList) -> Vec<(u64, Hand, Option<u32>)> {
+        moves
+            .iter()
+            .map(|&m| {
+                let key = self.child_key(m);
+                self.table.prefetch(key.0);
+                key
+            })
+            .collect()
+    }
+
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
@@ -577,14 +591,7 @@ impl<'t> Search<'t> {
         }
         let mut children: Vec<Child> = Vec::with_capacity(moves.len() + 2);
         if let Some(budget) = normal_budget {
-            let keys: Vec<_> = moves
-                .iter()
-                .map(|&m| {
-                    let k = self.child_key(m);
-                    self.table.prefetch(k.0);
-                    k
-                })
-                .collect();
+            let keys = self.prefetched_child_keys(&moves);
             for (&m, &(child_key, child_hand, repeats)) in moves.iter().zip(&keys) {
                 let mut c = Child::new(m, Via::Normal);
                 if let Some(d) = repeats {
@@ -810,14 +817,7 @@ impl<'t> Search<'t> {
             crate::bitboard::Bitboard::EMPTY
         };
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
-        let keys: Vec<_> = moves
-            .iter()
-            .map(|&m| {
-                let k = self.child_key(m);
-                self.table.prefetch(k.0);
-                k
-            })
-            .collect();
+        let keys = self.prefetched_child_keys(&moves);
         for (&m, &(child_key, child_hand, repeats)) in moves.iter().zip(&keys) {
             let via = if !movegen::is_interposition(&self.pos, squares, m) {
                 Via::Normal

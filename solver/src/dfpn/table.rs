@@ -400,8 +400,8 @@ fn advise_huge_pages(slots: &[[u64; 4]]) {
         // range is the live allocation `slots` (its start rounded up to a page boundary,
         // its length clipped so that it stays inside). The call may fail (e.g. THP
         // disabled); the result is ignored because the advice is optional. The safe
-        // counterpart is not calling it, as on other systems; `huge_page_advice_changes
-        // nothing` checks a table behaves the same.
+        // counterpart is not calling it, as on other systems;
+        // `tests::huge_page_advice_changes_nothing` checks a table behaves the same.
         unsafe {
             let page = 4096usize;
             let start = slots.as_ptr() as usize;
