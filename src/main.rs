@@ -450,6 +450,7 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
                     "stages": stats.stages,
                     "duplicates": stats.duplicates,
                     "over_quota": stats.over_quota,
+                    "stepping_stones": stats.stepping_stones,
                     "accepted_per_length": stats.accepted_per_length.iter().map(|(l, n)| (l.to_string(), *n)).collect::<std::collections::BTreeMap<_, _>>(),
                     "screen_seconds": stats.screen_time.as_secs_f64(),
                     "verify_seconds": stats.verify_time.as_secs_f64(),

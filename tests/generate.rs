@@ -106,6 +106,75 @@ fn same_pack_whatever_the_threads_and_resumable() {
     }
 }
 
+#[test]
+fn long_lengths_grow_from_stepping_stones() {
+    // Only 7-ply problems wanted: the 3- and 5-ply problems found on the way are kept in
+    // stones.jsonl and extended backwards (a check and a reply put before them).
+    let run = |out: &Path, max_candidates: &str| {
+        let o = tsume(&[
+            "generate",
+            "--count",
+            "2",
+            "--length",
+            "7",
+            "--seed",
+            "11",
+            "--threads",
+            "2",
+            "--max-candidates",
+            max_candidates,
+            "--budget",
+            "100000",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    };
+    let whole = scratch("stones");
+    let resumed = scratch("stones-resumed");
+    run(&whole, "960");
+    run(&resumed, "480");
+    run(&resumed, "480");
+    let pack = read(&whole.join("pack.jsonl"));
+    let stones = read(&whole.join("stones.jsonl"));
+    assert_eq!(
+        pack,
+        read(&resumed.join("pack.jsonl")),
+        "resuming changed the pack"
+    );
+    assert_eq!(stones, read(&resumed.join("stones.jsonl")));
+    let solutions = |text: &str| -> Vec<(u64, Vec<String>)> {
+        text.lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let moves = v["solution"].as_array().unwrap();
+                let moves = moves.iter().map(|m| m.as_str().unwrap().to_string());
+                (v["length"].as_u64().unwrap(), moves.collect())
+            })
+            .collect()
+    };
+    let (pack, stones) = (solutions(&pack), solutions(&stones));
+    assert!(!pack.is_empty() && pack.iter().all(|(len, _)| *len == 7));
+    assert!(stones.iter().all(|(len, _)| *len < 7));
+    // Some problem is an extension of a shorter one: its solution without its first two
+    // plies is that problem's solution.
+    let all: Vec<&Vec<String>> = pack.iter().chain(&stones).map(|(_, m)| m).collect();
+    assert!(
+        all.iter().any(|m| all.contains(&&m[2..].to_vec())),
+        "no extension among {all:?}"
+    );
+    let o = tsume(&[
+        "verify",
+        "--budget",
+        "400000",
+        whole.join("pack.jsonl").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    for d in [whole, resumed] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
 /// sha256 by `sha256sum` (coreutils): an implementation apart from the generator's.
 fn sha256_hex(bytes: &[u8]) -> String {
     use std::io::Write;

@@ -23,6 +23,10 @@ pub struct Shape {
     pub radius: u8,
     /// Percentage of candidates that mutate an accepted problem (once there is one).
     pub mutate_percent: u64,
+    /// Percentage of candidates that extend an accepted problem backwards by two plies
+    /// (once there is one shorter than the longest wanted length).
+    #[serde(default)]
+    pub extend_percent: u64,
 }
 
 impl Default for Shape {
@@ -34,6 +38,7 @@ impl Default for Shape {
             max_hand: 3,
             radius: 2,
             mutate_percent: 30,
+            extend_percent: 30,
         }
     }
 }

@@ -3,12 +3,14 @@
 //! - [`rng`]: a deterministic random number generator (one stream per candidate);
 //! - [`candidate`]: random placements around a defender king, and mutations of accepted
 //!   problems;
+//! - [`extend`]: backward extension, a check and a reply put before an accepted problem;
 //! - [`pipeline`]: legal set-up → quick mate screen → length → `tsume verify` → removal of
 //!   unnecessary pieces;
 //! - [`pack`]: the pack records (id, themes, grade, dedup) and files;
 //! - [`run`]: the parallel, deterministic, resumable generation loop.
 
 pub mod candidate;
+pub mod extend;
 pub mod pack;
 pub mod pipeline;
 pub mod rng;

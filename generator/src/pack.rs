@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tsume_solver::kif::{self, Ending};
 use tsume_solver::movegen::{self, CheckInfo, MoveCounter};
-use tsume_solver::{notation, Color, Move, Position, Setup, Square};
+use tsume_solver::{notation, Color, Move, Piece, PieceKind, Position, Setup, Square};
 
 use crate::pipeline::Found;
 
@@ -69,7 +69,9 @@ pub fn canonical_id(setup: &Setup) -> String {
 
 /// The solution's skeleton: per move, the piece, drop or not, promotion, and the
 /// destination relative to the defender king's starting square (mirror-normalised). Two
-/// problems with one skeleton are the same idea shifted on the board.
+/// problems with one skeleton are the same idea shifted on the board. The pieces that move
+/// like a gold (gold, promoted pawn, lance, knight, silver) are one kind here: a problem
+/// that only swaps one for another is not a new problem.
 pub fn skeleton(pos: &Position, moves: &[Move]) -> String {
     let Some(king) = pos.king(!pos.side_to_move()) else {
         return String::new();
@@ -82,7 +84,13 @@ pub fn skeleton(pos: &Position, moves: &[Move]) -> String {
             format!("{}*", kind.sfen_letter())
         } else {
             p.piece_at(m.from_sq())
-                .map(|pc| pc.to_sfen())
+                .map(|pc| {
+                    if pc.kind.is_gold_like() {
+                        Piece::new(pc.color, PieceKind::Gold).to_sfen()
+                    } else {
+                        pc.to_sfen()
+                    }
+                })
                 .unwrap_or_default()
         };
         let dx = m.to().file() as i16 - king.file() as i16;
@@ -208,9 +216,12 @@ fn io_error(path: &Path, e: std::io::Error) -> PackError {
     PackError(format!("{}: {e}", path.display()))
 }
 
-/// A pack directory being written: `pack.jsonl` open for appending.
+/// A pack directory being written: `pack.jsonl` (or another record file) open for
+/// appending.
 pub struct Pack {
     dir: PathBuf,
+    /// The record file, `pack.jsonl` for the pack itself.
+    path: PathBuf,
     file: File,
     pub records: Vec<Record>,
     ids: HashSet<String>,
@@ -220,8 +231,14 @@ pub struct Pack {
 impl Pack {
     /// Opens (creating if needed) the pack in `dir`, reading the problems already there.
     pub fn open(dir: &Path) -> Result<Pack, PackError> {
+        Pack::open_records(dir, "pack.jsonl")
+    }
+
+    /// Opens (creating if needed) the record file `name` in `dir`, reading the problems
+    /// already there.
+    pub fn open_records(dir: &Path, name: &str) -> Result<Pack, PackError> {
         fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
-        let path = dir.join("pack.jsonl");
+        let path = dir.join(name);
         let records = if path.exists() {
             read_records(&path)?
         } else {
@@ -234,6 +251,7 @@ impl Pack {
             .map_err(|e| io_error(&path, e))?;
         let mut pack = Pack {
             dir: dir.to_path_buf(),
+            path,
             file,
             records: Vec::new(),
             ids: HashSet::new(),
@@ -263,13 +281,13 @@ impl Pack {
         self.ids.contains(&r.id) || record_skeleton(r).is_some_and(|s| self.skeletons.contains(&s))
     }
 
-    /// Appends `r` to `pack.jsonl` and flushes it to disk.
+    /// Appends `r` to the record file and flushes it to disk.
     pub fn append(&mut self, r: Record) -> Result<(), PackError> {
-        let path = self.dir.join("pack.jsonl");
+        let path = &self.path;
         let line = serde_json::to_string(&r).expect("records serialise");
-        writeln!(self.file, "{line}").map_err(|e| io_error(&path, e))?;
-        self.file.flush().map_err(|e| io_error(&path, e))?;
-        self.file.sync_data().map_err(|e| io_error(&path, e))?;
+        writeln!(self.file, "{line}").map_err(|e| io_error(path, e))?;
+        self.file.flush().map_err(|e| io_error(path, e))?;
+        self.file.sync_data().map_err(|e| io_error(path, e))?;
         self.remember(r);
         Ok(())
     }

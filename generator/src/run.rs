@@ -4,7 +4,7 @@
 //! `progress.json` records the next candidate after each batch: a rerun of the same command
 //! resumes where the last one stopped.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use tsume_solver::Setup;
 
 use crate::candidate::{self, Shape};
+use crate::extend;
 use crate::pack::{self, Pack, PackError};
 use crate::pipeline::{self, Found, Settings, Stage, StageTimes};
 use crate::rng::Rng;
@@ -64,6 +65,8 @@ pub struct Stats {
     pub screen_time: Duration,
     pub verify_time: Duration,
     pub accepted_per_length: BTreeMap<usize, usize>,
+    /// Shorter problems kept as extension bases (`stones.jsonl`).
+    pub stepping_stones: usize,
     pub elapsed: Duration,
 }
 
@@ -96,10 +99,22 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         version: version.clone(),
     };
     let mut pack = Pack::open(&options.out)?;
+    // Shorter sound problems that extension starts from when the wanted lengths begin
+    // above 3 plies: kept in their own file (not part of the pack), so that a resumed run
+    // has them too.
+    let mut stones = if options.min_length > 3 {
+        Some(Pack::open_records(&options.out, "stones.jsonl")?)
+    } else {
+        None
+    };
     let progress_path = options.out.join("progress.json");
     let mut next = resume_point(&progress_path, &key)?;
     let mut settings = Settings {
-        min_length: options.min_length,
+        min_length: if stones.is_some() {
+            3
+        } else {
+            options.min_length
+        },
         max_length: options.max_length,
         budget: options.budget,
         screen_budget: (options.budget / 4).max(20_000),
@@ -130,23 +145,24 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         {
             break;
         }
-        // Mutation bases: the pack as it stands before the batch (deterministic).
-        let bases: Vec<Setup> = pack
-            .records
-            .iter()
-            .filter_map(|r| r.sfen.parse().ok())
-            .collect();
-        let known = pack.skeletons();
-        settings.full_lengths = count_lengths(&pack)
-            .into_iter()
-            .filter(|&(_, n)| n >= quota)
-            .map(|(l, _)| l)
-            .collect();
+        // Mutation and extension bases: the pack as it stands before the batch
+        // (deterministic).
+        let bases = bases(stones.iter().chain([&pack]));
+        let mut known = pack.skeletons();
+        let mut full = count_lengths(&pack);
+        full.retain(|_, n| *n >= quota);
+        if let Some(stones) = &stones {
+            known.extend(stones.skeletons());
+            let mut stone_counts = count_lengths(stones);
+            stone_counts.retain(|_, n| *n >= STONE_QUOTA);
+            full.extend(stone_counts);
+        }
+        settings.full_lengths = full.into_keys().collect();
         let results: Vec<(Result<Found, Stage>, StageTimes)> = pool.install(|| {
             (next..next + BATCH)
                 .into_par_iter()
                 .map(|i| {
-                    let c = make_candidate(options.seed, i, &options.shape, &bases);
+                    let c = make_candidate(options.seed, i, &options.shape, &bases, &settings);
                     pipeline::evaluate(&c, &settings, &known)
                 })
                 .collect()
@@ -162,6 +178,16 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             *stats.stages.entry(stage.name()).or_default() += 1;
             let Ok(found) = result else { continue };
             let record = pack::record(&found, generator_info.clone());
+            if record.length < options.min_length {
+                if let Some(stones) = stones.as_mut() {
+                    let count = count_lengths(stones).get(&record.length).copied();
+                    if !stones.is_duplicate(&record) && count.unwrap_or(0) < STONE_QUOTA {
+                        stats.stepping_stones += 1;
+                        stones.append(record)?;
+                    }
+                }
+                continue;
+            }
             let per_length = count_lengths(&pack);
             if pack.is_duplicate(&record) {
                 stats.duplicates += 1;
@@ -197,19 +223,87 @@ fn count_lengths(pack: &Pack) -> BTreeMap<usize, usize> {
     m
 }
 
-/// Candidate `i`: a mutation of an accepted problem (once there are some) or a random
-/// placement. Longer problems are picked as bases more often.
-fn make_candidate(seed: u64, i: u64, shape: &Shape, bases: &[Setup]) -> Setup {
-    let mut rng = Rng::for_candidate(seed, i);
-    if !bases.is_empty() && rng.chance(shape.mutate_percent) {
-        // Of two random bases, the later one (bases are in acceptance order; the longer
-        // lengths come later as the short quotas fill).
-        let a = rng.below(bases.len() as u64) as usize;
-        let b = rng.below(bases.len() as u64) as usize;
-        candidate::mutate(&bases[a.max(b)], &mut rng, shape)
-    } else {
-        candidate::random_placement(&mut rng, shape)
+/// Stepping stones kept per length below the wanted lengths.
+const STONE_QUOTA: usize = 12;
+
+/// Problems of one length in one family (extensions of one problem) that extension aims
+/// for.
+const FAMILY_SHARE: usize = 2;
+
+/// An accepted problem that candidates may start from.
+struct Base {
+    setup: Setup,
+    length: usize,
+    /// The first problem of its family: a problem whose solution without its first two
+    /// plies is another one's solution extends that one and joins its family.
+    family: usize,
+}
+
+/// The problems of `packs`, in order (a problem's tail must come before it to be found).
+fn bases<'a>(packs: impl Iterator<Item = &'a Pack>) -> Vec<Base> {
+    let mut by_solution: HashMap<&[String], usize> = HashMap::new();
+    let mut bases = Vec::new();
+    for r in packs.flat_map(|p| &p.records) {
+        let Ok(setup) = r.sfen.parse() else { continue };
+        let tail = r.solution.get(2..).unwrap_or_default();
+        let family = by_solution
+            .get(tail)
+            .map(|&i: &usize| bases.get(i).map_or(i, |b: &Base| b.family))
+            .unwrap_or(bases.len());
+        by_solution.insert(&r.solution, bases.len());
+        bases.push(Base {
+            setup,
+            length: r.length,
+            family,
+        });
     }
+    bases
+}
+
+/// Of two random bases, the longer one.
+fn pick_longer(rng: &mut Rng, bases: &[&Base]) -> Option<Setup> {
+    if bases.is_empty() {
+        return None;
+    }
+    let a = bases[rng.below(bases.len() as u64) as usize];
+    let b = bases[rng.below(bases.len() as u64) as usize];
+    Some(if b.length > a.length { b } else { a }.setup.clone())
+}
+
+/// Candidate `i`: a backward extension or a mutation of an accepted problem (once there are
+/// some), or a random placement. Longer problems are picked as bases more often.
+fn make_candidate(seed: u64, i: u64, shape: &Shape, bases: &[Base], settings: &Settings) -> Setup {
+    let mut rng = Rng::for_candidate(seed, i);
+    if rng.chance(shape.extend_percent) {
+        // The longer of two problems whose length + 2 is still wanted and whose family
+        // does not have its share of that length yet, so that one fertile family does not
+        // take over the pack.
+        let mut per_family: HashMap<(usize, usize), usize> = HashMap::new();
+        for b in bases {
+            *per_family.entry((b.family, b.length)).or_default() += 1;
+        }
+        let extendable: Vec<&Base> = bases
+            .iter()
+            .filter(|b| {
+                let longer = b.length + 2;
+                longer <= settings.max_length
+                    && !settings.full_lengths.contains(&longer)
+                    && per_family.get(&(b.family, longer)).copied().unwrap_or(0) < FAMILY_SHARE
+            })
+            .collect();
+        if let Some(base) = pick_longer(&mut rng, &extendable) {
+            if let Some(start) = extend::extend(&base, &mut rng) {
+                return start;
+            }
+        }
+    }
+    let all: Vec<&Base> = bases.iter().collect();
+    if rng.chance(shape.mutate_percent) {
+        if let Some(base) = pick_longer(&mut rng, &all) {
+            return candidate::mutate(&base, &mut rng, shape);
+        }
+    }
+    candidate::random_placement(&mut rng, shape)
 }
 
 fn resume_point(path: &Path, key: &RunKey) -> Result<u64, PackError> {
