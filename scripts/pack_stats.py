@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Variety of a pack: problems per length, distinct solution skeletons (the generator's
 dedup key: no two problems share one) and coarser shapes (the sequence of moved/dropped
-piece kinds with promotions, squares ignored), themes, grades, final-move alternatives.
+piece kinds with promotions, squares ignored), families (a problem and its backward
+extensions: problems whose solution without the first two plies is another problem's),
+themes, grades, final-move alternatives.
 
-Usage: scripts/pack_stats.py problems/starter/pack.jsonl
+Usage: scripts/pack_stats.py problems/starter/pack.jsonl [stones.jsonl]
+(stones.jsonl, the generator's stepping stones, only to trace families through them)
 """
 import json
 import sys
@@ -34,8 +37,24 @@ def expand(board):
     return rows
 
 
-def main(path):
+def families(records, stones):
+    """Family root of each record: follow the solution without its first two plies while it
+    is the solution of a problem of the pack or of the stepping stones."""
+    solutions = {tuple(r['solution']) for r in records + stones}
+    roots = Counter()
+    for r in records:
+        sol = tuple(r['solution'])
+        while len(sol) > 3 and sol[2:] in solutions:
+            sol = sol[2:]
+        roots[sol] += 1
+    return roots
+
+
+def main(path, stones_path=None):
     records = [json.loads(l) for l in open(path, encoding='utf-8') if l.strip()]
+    stones = []
+    if stones_path:
+        stones = [json.loads(l) for l in open(stones_path, encoding='utf-8') if l.strip()]
     lengths = Counter(r['length'] for r in records)
     themes = Counter(t for r in records for t in r['themes'])
     grades = Counter(r['difficulty']['grade'] for r in records)
@@ -49,10 +68,12 @@ def main(path):
     with_alternatives = sum(1 for r in records if r['final_alternatives'])
     print(f'{len(records)} problems; per length: {dict(sorted(lengths.items()))}')
     print(f'distinct solution skeletons: {len(records)} (dedup key); distinct coarse shapes: {len(shapes)}')
+    roots = families(records, stones)
+    print(f'families: {len(roots)}; largest: {[n for _, n in roots.most_common(5)]}')
     print(f'themes: {dict(themes.most_common())}')
     print(f'grades: {dict(sorted(grades.items()))}')
     print(f'with final-move alternatives: {with_alternatives}')
 
 
 if __name__ == '__main__':
-    main(sys.argv[1])
+    main(*sys.argv[1:3])

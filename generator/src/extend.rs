@@ -78,8 +78,8 @@ fn occupancy(setup: &Setup) -> Bitboard {
 }
 
 /// The set-ups from which `mover` could have reached `setup` in one move, with `mover` to
-/// move and the defender's (White's) hand refilled to the full set. Not validated: callers
-/// check legality.
+/// move and the defender's (White's) hand refilled to the full set. `setup` has the
+/// defender's hand filled. Not validated: callers check legality.
 fn unmoves(setup: &Setup, mover: Color) -> Vec<Setup> {
     let occupied = occupancy(setup);
     let mut out = Vec::new();
@@ -125,9 +125,7 @@ fn unmoves(setup: &Setup, mover: Color) -> Vec<Setup> {
                 for captured in captures_given_back(setup, mover) {
                     let mut s = moved.clone();
                     s.board[to.index()] = Some(Piece::new(!mover, captured));
-                    if mover == Color::Black {
-                        s.hands[mover.index()][captured.unpromote().index()] -= 1;
-                    }
+                    s.hands[mover.index()][captured.unpromote().index()] -= 1;
                     push(s);
                 }
             }
@@ -137,19 +135,12 @@ fn unmoves(setup: &Setup, mover: Color) -> Vec<Setup> {
 }
 
 /// The kinds of `!mover` piece a `mover` move may have captured: what `mover` holds in
-/// hand (for the defender, whose hand is the rest of the set, any kind left over), each
-/// also promoted. Kings are never captured.
+/// hand (the defender's hand is the rest of the set), each also promoted. Kings are never
+/// captured.
 fn captures_given_back(setup: &Setup, mover: Color) -> Vec<PieceKind> {
     let mut kinds = Vec::new();
     for kind in PieceKind::HAND {
-        let available = match mover {
-            Color::Black => setup.hands[mover.index()][kind.index()] > 0,
-            Color::White => {
-                setup.count(kind) < kind.full_set_count() as u32
-                    || setup.hands[Color::White.index()][kind.index()] > 0
-            }
-        };
-        if available {
+        if setup.hands[mover.index()][kind.index()] > 0 {
             kinds.push(kind);
             if kind.can_promote() {
                 kinds.push(kind.promote());
