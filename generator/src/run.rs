@@ -334,3 +334,42 @@ fn save_progress(path: &Path, key: &RunKey, next: u64) -> Result<(), PackError> 
     std::fs::write(&tmp, text).map_err(|e| PackError(format!("{}: {e}", tmp.display())))?;
     std::fs::rename(&tmp, path).map_err(|e| PackError(format!("{}: {e}", path.display())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(sfen: &str, solution: &[&str]) -> String {
+        serde_json::json!({
+            "id": sfen, "sfen": sfen, "length": solution.len(), "solution": solution,
+            "solution_ja": "", "final_alternatives": [],
+            "difficulty": {"nodes": 1, "grade": 1, "tempting_checks": 0},
+            "themes": [], "generator": {},
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn an_extension_joins_the_family_of_the_problem_it_extends() {
+        let dir = std::env::temp_dir().join(format!("tsume-run-families-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let sfen = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        let stones = [line(sfen, &["a", "b", "c"]), line(sfen, &["p", "q", "r"])];
+        let pack = [
+            line(sfen, &["x", "y", "a", "b", "c"]),
+            line(sfen, &["u", "v", "x", "y", "a", "b", "c"]),
+            line(sfen, &["u", "v", "p", "q", "z"]),
+        ];
+        std::fs::write(dir.join("stones.jsonl"), stones.join("\n") + "\n").unwrap();
+        std::fs::write(dir.join("pack.jsonl"), pack.join("\n") + "\n").unwrap();
+        let stones = Pack::open_records(&dir, "stones.jsonl").unwrap();
+        let pack = Pack::open(&dir).unwrap();
+        let families: Vec<usize> = bases([&stones, &pack].into_iter())
+            .iter()
+            .map(|b| b.family)
+            .collect();
+        assert_eq!(families, [0, 1, 0, 0, 4]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
