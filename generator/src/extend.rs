@@ -15,9 +15,10 @@ use tsume_solver::{Bitboard, Color, Piece, PieceKind, Position, Setup, Square};
 
 use crate::rng::Rng;
 
-/// The defender king's retro moves and the attacker's drops are the common tsume patterns
-/// (the king steps out of a check; a piece is dropped with check); captures given back
-/// multiply the list, so each position draws at most this many of its retro moves.
+/// Retro moves drawn (without replacement) at each of the two steps before giving up: the
+/// lists run to hundreds once captured pieces given back are counted. The draws are
+/// uniform: preferring replies that are forced, or ones with many alternatives, gave fewer
+/// sound problems (benches/RESULTS.md §6c).
 const TRIES_PER_STEP: usize = 12;
 
 /// A position two plies before `base` (attacker to move): a check and a reply lead from it
