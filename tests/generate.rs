@@ -14,12 +14,23 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn generate(out: &Path, threads: &str, max_candidates: &str) -> std::process::Output {
+    generate_lengths(out, "6", "3-5", threads, max_candidates)
+}
+
+/// `tsume generate` with seed 11 and a 100,000-node budget; must exit with 0.
+fn generate_lengths(
+    out: &Path,
+    count: &str,
+    lengths: &str,
+    threads: &str,
+    max_candidates: &str,
+) -> std::process::Output {
     let o = tsume(&[
         "generate",
         "--count",
-        "6",
+        count,
         "--length",
-        "3-5",
+        lengths,
         "--seed",
         "11",
         "--threads",
@@ -110,26 +121,8 @@ fn same_pack_whatever_the_threads_and_resumable() {
 fn long_lengths_grow_from_stepping_stones() {
     // Only 7-ply problems wanted: the 3- and 5-ply problems found on the way are kept in
     // stones.jsonl and extended backwards (a check and a reply put before them).
-    let run = |out: &Path, max_candidates: &str| {
-        let o = tsume(&[
-            "generate",
-            "--count",
-            "2",
-            "--length",
-            "7",
-            "--seed",
-            "11",
-            "--threads",
-            "2",
-            "--max-candidates",
-            max_candidates,
-            "--budget",
-            "100000",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    };
+    let run =
+        |out: &Path, max_candidates: &str| generate_lengths(out, "2", "7", "2", max_candidates);
     let whole = scratch("stones");
     let resumed = scratch("stones-resumed");
     run(&whole, "960");

@@ -105,12 +105,8 @@ fn unmoves(setup: &Setup, mover: Color) -> Vec<Setup> {
             push(s);
         }
         // A board move, the piece unpromoted before it if it may have promoted.
-        let mut before_kinds = vec![piece.kind];
-        let promoted_from = piece.kind.unpromote();
-        if piece.kind.is_promoted() && promoted_from != piece.kind {
-            before_kinds.push(promoted_from);
-        }
-        for &before in &before_kinds {
+        let unpromoted = piece.kind.is_promoted().then(|| piece.kind.unpromote());
+        for before in std::iter::once(piece.kind).chain(unpromoted) {
             let promoted_here = before != piece.kind;
             // The squares a `before` piece of `mover` reaches `to` from: its attacks seen
             // from `to` with the colours swapped.

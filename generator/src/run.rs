@@ -110,11 +110,8 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
     let progress_path = options.out.join("progress.json");
     let mut next = resume_point(&progress_path, &key)?;
     let mut settings = Settings {
-        min_length: if stones.is_some() {
-            3
-        } else {
-            options.min_length
-        },
+        // With stepping stones the pipeline takes every length from 3 up.
+        min_length: options.min_length.min(3),
         max_length: options.max_length,
         budget: options.budget,
         screen_budget: (options.budget / 4).max(20_000),
@@ -158,11 +155,13 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             full.extend(stone_counts);
         }
         settings.full_lengths = full.into_keys().collect();
+        let all: Vec<&Base> = bases.iter().collect();
+        let extendable = extendable(&bases, &settings);
         let results: Vec<(Result<Found, Stage>, StageTimes)> = pool.install(|| {
             (next..next + BATCH)
                 .into_par_iter()
                 .map(|i| {
-                    let c = make_candidate(options.seed, i, &options.shape, &bases, &settings);
+                    let c = make_candidate(options.seed, i, &options.shape, &all, &extendable);
                     pipeline::evaluate(&c, &settings, &known)
                 })
                 .collect()
@@ -242,14 +241,13 @@ struct Base {
 /// The problems of `packs`, in order (a problem's tail must come before it to be found).
 fn bases<'a>(packs: impl Iterator<Item = &'a Pack>) -> Vec<Base> {
     let mut by_solution: HashMap<&[String], usize> = HashMap::new();
-    let mut bases = Vec::new();
+    let mut bases: Vec<Base> = Vec::new();
     for r in packs.flat_map(|p| &p.records) {
         let Ok(setup) = r.sfen.parse() else { continue };
         let tail = r.solution.get(2..).unwrap_or_default();
         let family = by_solution
             .get(tail)
-            .map(|&i: &usize| bases.get(i).map_or(i, |b: &Base| b.family))
-            .unwrap_or(bases.len());
+            .map_or(bases.len(), |&i| bases[i].family);
         by_solution.insert(&r.solution, bases.len());
         bases.push(Base {
             setup,
@@ -270,36 +268,39 @@ fn pick_longer(rng: &mut Rng, bases: &[&Base]) -> Option<Setup> {
     Some(if b.length > a.length { b } else { a }.setup.clone())
 }
 
-/// Candidate `i`: a backward extension or a mutation of an accepted problem (once there are
-/// some), or a random placement. Longer problems are picked as bases more often.
-fn make_candidate(seed: u64, i: u64, shape: &Shape, bases: &[Base], settings: &Settings) -> Setup {
+/// The bases an extension may start from: those whose length + 2 is still wanted and
+/// whose family does not have its share of that length yet, so that one fertile family
+/// does not take over the pack.
+fn extendable<'a>(bases: &'a [Base], settings: &Settings) -> Vec<&'a Base> {
+    let mut per_family: HashMap<(usize, usize), usize> = HashMap::new();
+    for b in bases {
+        *per_family.entry((b.family, b.length)).or_default() += 1;
+    }
+    bases
+        .iter()
+        .filter(|b| {
+            let longer = b.length + 2;
+            longer <= settings.max_length
+                && !settings.full_lengths.contains(&longer)
+                && per_family.get(&(b.family, longer)).copied().unwrap_or(0) < FAMILY_SHARE
+        })
+        .collect()
+}
+
+/// Candidate `i`: a backward extension of one of `extendable` or a mutation of one of
+/// `all` (once there are some), or a random placement. Longer problems are picked as bases
+/// more often.
+fn make_candidate(seed: u64, i: u64, shape: &Shape, all: &[&Base], extendable: &[&Base]) -> Setup {
     let mut rng = Rng::for_candidate(seed, i);
     if rng.chance(shape.extend_percent) {
-        // The longer of two problems whose length + 2 is still wanted and whose family
-        // does not have its share of that length yet, so that one fertile family does not
-        // take over the pack.
-        let mut per_family: HashMap<(usize, usize), usize> = HashMap::new();
-        for b in bases {
-            *per_family.entry((b.family, b.length)).or_default() += 1;
-        }
-        let extendable: Vec<&Base> = bases
-            .iter()
-            .filter(|b| {
-                let longer = b.length + 2;
-                longer <= settings.max_length
-                    && !settings.full_lengths.contains(&longer)
-                    && per_family.get(&(b.family, longer)).copied().unwrap_or(0) < FAMILY_SHARE
-            })
-            .collect();
-        if let Some(base) = pick_longer(&mut rng, &extendable) {
+        if let Some(base) = pick_longer(&mut rng, extendable) {
             if let Some(start) = extend::extend(&base, &mut rng) {
                 return start;
             }
         }
     }
-    let all: Vec<&Base> = bases.iter().collect();
     if rng.chance(shape.mutate_percent) {
-        if let Some(base) = pick_longer(&mut rng, &all) {
+        if let Some(base) = pick_longer(&mut rng, all) {
             return candidate::mutate(&base, &mut rng, shape);
         }
     }
