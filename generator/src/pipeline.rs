@@ -12,7 +12,7 @@ use tsume_solver::dfpn::search::{Defences, Limits, Search};
 use tsume_solver::dfpn::table::{Kind, Table};
 use tsume_solver::dfpn::{Outcome, SolveOptions};
 use tsume_solver::tsume::verify::{self, without_piece, Flaw, PieceAt, Verdict, VerifyOptions};
-use tsume_solver::{tsume, Color, Move, Position, Setup};
+use tsume_solver::{tsume, Color, Hand, Move, Position, Setup};
 
 /// Settings of the pipeline.
 #[derive(Clone, Debug)]
@@ -150,6 +150,26 @@ pub fn evaluate(
     (result, times)
 }
 
+/// `setup` with the pieces `leftover` at the end of its solution moved from the attacker's
+/// hand to the defender's; `None` when the attacker did not hold them all at the start (a
+/// piece captured on the way and never used is part of the solution, not of the set-up).
+fn give_leftovers(setup: &Setup, leftover: Hand) -> Option<Setup> {
+    let attacker = setup.side_to_move.index();
+    if leftover
+        .kinds()
+        .any(|k| u32::from(setup.hands[attacker][k.index()]) < leftover.count(k))
+    {
+        return None;
+    }
+    let mut setup = setup.clone();
+    for kind in leftover.kinds() {
+        for _ in 0..leftover.count(kind) {
+            setup = without_piece(&setup, PieceAt::Hand(kind));
+        }
+    }
+    Some(setup)
+}
+
 /// Verifies `setup`, taking out unnecessary pieces one at a time (re-verifying everything
 /// each time) until it is sound or flawed.
 fn minimise(mut setup: Setup, settings: &Settings) -> Result<Found, Stage> {
@@ -186,14 +206,10 @@ fn minimise(mut setup: Setup, settings: &Settings) -> Result<Found, Stage> {
             (Some(piece), _) if only_unnecessary => setup = without_piece(&setup, piece),
             // Pieces left over: the mate did not need them; give them to the defender and
             // try again (the defender may now use them, so everything is re-verified).
-            (_, [Flaw::Leftover(hand)]) => {
-                let hand = *hand;
-                for kind in hand.kinds() {
-                    for _ in 0..hand.count(kind) {
-                        setup = without_piece(&setup, PieceAt::Hand(kind));
-                    }
-                }
-            }
+            (_, [Flaw::Leftover(hand)]) => match give_leftovers(&setup, *hand) {
+                Some(s) => setup = s,
+                None => return Err(Stage::Flawed(verdict.flaws[0].code())),
+            },
             _ => {
                 let first = &verdict.flaws[0];
                 return Err(match first {
@@ -204,4 +220,31 @@ fn minimise(mut setup: Setup, settings: &Settings) -> Result<Found, Stage> {
         }
     }
     Err(Stage::Flawed("unnecessary-piece"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tsume_solver::piece::PieceKind::{Pawn, Silver};
+
+    #[test]
+    fn leftovers_held_from_the_start_go_to_the_defender() {
+        let setup = Setup::from_sfen("8k/9/8P/9/9/9/9/9/9 b S2P 1").unwrap();
+        let given = give_leftovers(&setup, Hand::EMPTY.add(Pawn).add(Silver)).unwrap();
+        assert_eq!(given.hands[Color::Black.index()][Pawn.index()], 1);
+        assert_eq!(given.hands[Color::Black.index()][Silver.index()], 0);
+        assert_eq!(
+            given.hands[Color::White.index()][Pawn.index()],
+            setup.hands[Color::White.index()][Pawn.index()] + 1
+        );
+    }
+
+    #[test]
+    fn a_leftover_captured_on_the_way_is_not_in_the_set_up() {
+        // The attacker holds one pawn; a second one left over was captured in the solution.
+        let setup = Setup::from_sfen("8k/9/8P/9/9/9/9/9/9 b P 1").unwrap();
+        assert!(give_leftovers(&setup, Hand::EMPTY.add(Pawn).add(Pawn)).is_none());
+        let empty = Setup::from_sfen("8k/9/8P/9/9/9/9/9/9 b - 1").unwrap();
+        assert!(give_leftovers(&empty, Hand::EMPTY.add(Pawn)).is_none());
+    }
 }
