@@ -97,6 +97,10 @@ pub const UNLIMITED: u16 = u16::MAX - 1;
 /// "mate within L − 2" searches (set of 32 将棋図巧 problems: 7 % fewer nodes, 6 % less time).
 const COUNT_EVASIONS_ABOVE: u16 = 2;
 
+/// Cap of the initial disproof number of a new attacker node (its number of checks): 16
+/// cost set A 10 % more nodes in the first mates, 64 gained nothing over 32.
+const MAX_INITIAL_DN: u32 = 32;
+
 /// The budget of a child: one ply less, unless unlimited.
 #[inline]
 fn below(remaining: u16) -> u16 {
@@ -779,6 +783,30 @@ impl<'t> Search<'t> {
         self.pos.undo_move();
     }
 
+    /// Initial value of a new OR child (after the defender's evasion `c.mv`; `key` is its
+    /// table key): no check at all is a disproof on the spot; otherwise the number of checks
+    /// is its disproof number (what a first expansion would give it), so that the defender
+    /// node picks the evasion leaving the fewest checks without expanding every evasion
+    /// first. On the 32 将棋図巧 problems of set A: 30 % fewer nodes, about 40 % less time.
+    fn evaluate_new_or_child(&mut self, c: &mut Child, key: u64) {
+        self.pos.do_move(c.mv);
+        self.nodes += 1;
+        let ci = CheckInfo::new(&self.pos);
+        let mut checks = movegen::MoveCounter::default();
+        movegen::generate_checks_with(&self.pos, &ci, &mut checks);
+        if checks.0 == 0 {
+            let d = hands::or_node_disproof_hand(&self.pos, &ci, hands::max_hand());
+            self.table.store_disproven(key, d, NO_MATE, 1);
+            c.pn = INF;
+            c.dn = 0;
+            c.len = NO_MATE;
+            c.hand = d;
+        } else {
+            c.dn = (checks.0 as u32).min(MAX_INITIAL_DN);
+        }
+        self.pos.undo_move();
+    }
+
     /// At a defender node with at most one ply left: whether the defender survives it, i.e.
     /// has a move that needs an answer (in the tsume game an interposition may not).
     #[inline]
@@ -839,6 +867,9 @@ impl<'t> Search<'t> {
                 c.dn = p.dn;
                 c.len = p.len;
                 c.hand = p.hand;
+                if !p.found && via != Via::Interposition && budget >= 1 {
+                    self.evaluate_new_or_child(&mut c, key);
+                }
             }
             self.flag_if_refuted(&mut c, remaining);
             if c.dn == 0 {
