@@ -593,8 +593,7 @@ impl<'t> Search<'t> {
         let mut moves = MoveList::new();
         movegen::generate_checks_with(&self.pos, &ci, &mut moves);
         if moves.is_empty() {
-            let d = hands::or_node_disproof_hand(&self.pos, &ci, hands::max_hand());
-            self.table.store_disproven(key, d, NO_MATE, 1);
+            let d = self.disprove_checkless(key, &ci);
             return NodeResult::disproven(NO_MATE, d, u32::MAX, 1);
         }
         let mut children: Vec<Child> = Vec::with_capacity(moves.len() + 2);
@@ -787,6 +786,15 @@ impl<'t> Search<'t> {
         self.pos.undo_move();
     }
 
+    /// Stores "no mate" for the attacker node `key` (the current position), which has no
+    /// check, and returns its disproof hand.
+    #[inline]
+    fn disprove_checkless(&mut self, key: u64, ci: &CheckInfo) -> Hand {
+        let d = hands::or_node_disproof_hand(&self.pos, ci, hands::max_hand());
+        self.table.store_disproven(key, d, NO_MATE, 1);
+        d
+    }
+
     /// Initial value of a new OR child (after the defender's evasion `c.mv`; `key` is its
     /// table key): no check at all is a disproof on the spot; otherwise the number of checks
     /// is its disproof number (what a first expansion would give it), so that the defender
@@ -799,8 +807,7 @@ impl<'t> Search<'t> {
         let mut checks = movegen::MoveCounter::default();
         movegen::generate_checks_with(&self.pos, &ci, &mut checks);
         if checks.0 == 0 {
-            let d = hands::or_node_disproof_hand(&self.pos, &ci, hands::max_hand());
-            self.table.store_disproven(key, d, NO_MATE, 1);
+            let d = self.disprove_checkless(key, &ci);
             c.pn = INF;
             c.dn = 0;
             c.len = NO_MATE;
