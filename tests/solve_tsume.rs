@@ -210,3 +210,41 @@ fn variations_value_defences_under_tsume_rules() {
     assert!(alt.contains(&("2b1b".to_string(), Some(2))), "{alt:?}");
     assert_eq!(moves[1].to_string(), "2b3a");
 }
+
+/// Rules doc §2: among equally long defences the defender prefers the one after which the
+/// attacker ends with no pieces in hand. Here (hand B2G) the three king moves after `B*7b`
+/// all last 4 more plies, and `8a9a G*8a 9a9b G*8c` uses every piece (checked by hand):
+/// the best-play line must end with an empty hand. A tie-break search cut short may end
+/// with pieces, but must then say so (a 駒余り verdict from it would be unfounded).
+#[test]
+fn equally_long_defences_prefer_no_pieces_left_over() {
+    let sfen = "1k1l5/3+B5/2s6/9/9/9/9/9/9 b B2G2r2g3s4n3l18p 1";
+    let (pos, report) = solve(sfen);
+    let Outcome::Mate { moves } = &report.report.outcome else {
+        panic!("{:?}", report.report.outcome)
+    };
+    assert_eq!(moves.len(), 5);
+    assert_tsume_line(&pos, moves, sfen);
+    let attacker = pos.side_to_move();
+    let mut root = pos.clone();
+    assert!(tsume::hand_after_line(&mut root, moves, attacker).is_empty());
+
+    for tries in [0, 1, tsume::TieBreak::TRIES] {
+        let mut raw = Table::new(8);
+        let mut lower_bound = Table::new(8);
+        let limits = EvalLimits {
+            total: Some(5_000_000),
+            ..EvalLimits::default()
+        };
+        let mut ev = Evaluator::new(&mut raw, &mut lower_bound, attacker, limits);
+        let mut tie_break = tsume::TieBreak::with_tries(tries);
+        let line = tsume::best_play_line(&mut ev, &mut root, 5, &mut tie_break)
+            .expect("within the node limit");
+        assert_eq!(line.len(), 5);
+        let left = tsume::hand_after_line(&mut root, &line, attacker);
+        assert!(
+            left.is_empty() || tie_break.cut_short(),
+            "{tries} tries: pieces {left:?} left over without the search cut short"
+        );
+    }
+}

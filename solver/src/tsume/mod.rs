@@ -29,9 +29,53 @@ pub struct TsumeReport {
     pub final_alternatives: Vec<Move>,
 }
 
-/// How many alternative sub-lines the line extraction may try to find, among equally long
-/// defences, the one that leaves the attacker no pieces in hand.
-const TIE_BREAK_TRIES: u32 = 64;
+/// The search, among equally long defences, for a line that leaves the attacker no pieces
+/// in hand: how many alternative sub-lines it may still try, and whether it ever ran out.
+/// A line with pieces left over is a 駒余り verdict only if the search was not cut short.
+#[derive(Clone, Debug)]
+pub struct TieBreak {
+    tries: u32,
+    cut_short: bool,
+}
+
+impl TieBreak {
+    /// Alternative sub-lines tried, in all, before giving up.
+    pub const TRIES: u32 = 64;
+
+    pub fn new() -> TieBreak {
+        TieBreak::with_tries(Self::TRIES)
+    }
+
+    /// A search allowed `tries` alternative sub-lines (tests use few).
+    pub fn with_tries(tries: u32) -> TieBreak {
+        TieBreak {
+            tries,
+            cut_short: false,
+        }
+    }
+
+    /// Whether some equally long defence was left untried: a line with pieces left over
+    /// then proves nothing about 駒余り.
+    pub fn cut_short(&self) -> bool {
+        self.cut_short
+    }
+
+    /// Takes one try; `false` (and remembered) when none is left.
+    fn take(&mut self) -> bool {
+        if self.tries == 0 {
+            self.cut_short = true;
+            return false;
+        }
+        self.tries -= 1;
+        true
+    }
+}
+
+impl Default for TieBreak {
+    fn default() -> TieBreak {
+        TieBreak::new()
+    }
+}
 
 /// Solves `pos` under tsume rules: a first raw mate bounds the length from above, the
 /// lower-bound game's shortest mate from below, and the evaluator settles it between them.
@@ -100,8 +144,7 @@ fn tsume_line(
     upper: u16,
 ) -> Result<(Vec<Move>, Vec<Move>), Stop> {
     let length = tsume_length(ev, root, upper as i32)?;
-    let mut tries = TIE_BREAK_TRIES;
-    let line = best_play_line(ev, root, length, &mut tries)?;
+    let line = best_play_line(ev, root, length, &mut TieBreak::new())?;
     let alternatives = final_alternatives(ev, root, &line)?;
     Ok((line, alternatives))
 }
@@ -146,12 +189,13 @@ pub fn is_longest_defence(
 /// A best-play line of value `v` from `pos`: the attacker mates in the fewest plies (on the
 /// last move preferring one that keeps pieces in hand), the defender plays a longest
 /// counted defence, preferring one after which the attacker ends with no pieces in hand.
-/// Useless interpositions are never part of it.
+/// Useless interpositions are never part of it. `tie_break` bounds the search for a line
+/// without pieces left over and tells whether it was cut short.
 pub fn best_play_line(
     ev: &mut Evaluator,
     pos: &mut Position,
     v: i32,
-    tries: &mut u32,
+    tie_break: &mut TieBreak,
 ) -> Result<Vec<Move>, Stop> {
     let attacker_to_move = pos.side_to_move() == ev.attacker;
     if attacker_to_move {
@@ -182,7 +226,7 @@ pub fn best_play_line(
             return Err(Stop::Nodes);
         };
         pos.do_move(m);
-        let rest = best_play_line(ev, pos, v - 1, tries);
+        let rest = best_play_line(ev, pos, v - 1, tie_break);
         pos.undo_move();
         let mut line = vec![m];
         line.extend(rest?);
@@ -205,14 +249,11 @@ pub fn best_play_line(
             if !is_longest_defence(ev, pos, d, v)? {
                 continue;
             }
-            if first.is_some() {
-                if *tries == 0 {
-                    break;
-                }
-                *tries -= 1;
+            if first.is_some() && !tie_break.take() {
+                break;
             }
             pos.do_move(d);
-            let rest = best_play_line(ev, pos, v - 1, tries);
+            let rest = best_play_line(ev, pos, v - 1, tie_break);
             let mut line = vec![d];
             let rest = match rest {
                 Ok(r) => r,

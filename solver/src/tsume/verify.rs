@@ -7,6 +7,7 @@ use std::fmt;
 
 use super::{
     best_play_line, final_alternatives, hand_after_line, tsume_length, EvalLimits, Evaluator,
+    TieBreak,
 };
 use crate::dfpn::table::Table;
 use crate::dfpn::{self, SolveOptions, Stop};
@@ -281,6 +282,7 @@ impl Verifier<'_> {
         root.clear_history();
 
         // The line to check: the claimed one, or the best-play line.
+        let mut tie_break = TieBreak::new();
         let line = match claimed {
             Some(moves) => match replay_claimed(&mut ev, &root, moves) {
                 Ok(line) => {
@@ -298,20 +300,17 @@ impl Verifier<'_> {
                     return verdict;
                 }
             },
-            None => {
-                let mut tries = 64;
-                match best_play_line(&mut ev, &mut root, length as i32, &mut tries) {
-                    Ok(line) => line,
-                    Err(stop) => {
-                        verdict.flaws.push(Flaw::Unproven(format!(
-                            "solution line: {}",
-                            stop_name(stop)
-                        )));
-                        self.nodes += ev.nodes;
-                        return verdict;
-                    }
+            None => match best_play_line(&mut ev, &mut root, length as i32, &mut tie_break) {
+                Ok(line) => line,
+                Err(stop) => {
+                    verdict.flaws.push(Flaw::Unproven(format!(
+                        "solution line: {}",
+                        stop_name(stop)
+                    )));
+                    self.nodes += ev.nodes;
+                    return verdict;
                 }
-            }
+            },
         };
         verdict.solution = line.clone();
 
@@ -324,7 +323,12 @@ impl Verifier<'_> {
             }
             let end_hand = hand_after_line(&mut root, &line, attacker);
             if !end_hand.is_empty() {
-                flaws.push(Flaw::Leftover(end_hand));
+                flaws.push(if tie_break.cut_short() {
+                    // An untried equally long defence may leave no pieces.
+                    Flaw::Unproven("駒余り: equally long defences left untried".into())
+                } else {
+                    Flaw::Leftover(end_hand)
+                });
             }
             Ok(())
         })();
@@ -376,16 +380,22 @@ impl Verifier<'_> {
         let attacker = reduced.side_to_move();
         let mut ev = Evaluator::new(self.raw, self.lower_bound, attacker, limits);
         let mut root = reduced.clone();
-        let mut tries = 64;
+        let mut tie_break = TieBreak::new();
         let result = (|| {
             // Same length or not, by bounded searches only: mate within L but not L − 2.
             let length = length as i32;
             if !ev.mate_or(&mut root, length)? || ev.mate_or(&mut root, length - 2)? {
                 return Ok(false);
             }
-            let line = best_play_line(&mut ev, &mut root, length, &mut tries)?;
+            let line = best_play_line(&mut ev, &mut root, length, &mut tie_break)?;
             if !hand_after_line(&mut root, &line, attacker).is_empty() {
-                return Ok(false);
+                // Pieces left over make the reduced problem unsound, unless an untried
+                // defence leaves none: then it is not known.
+                return if tie_break.cut_short() {
+                    Err(Stop::Nodes)
+                } else {
+                    Ok(false)
+                };
             }
             Ok(second_solution(&mut ev, &mut root, &line)?.is_none())
         })();
