@@ -284,9 +284,6 @@ pub struct Search<'t> {
     pub stopped: Option<Stop>,
     /// Disproofs that depended on the path and were not stored (a statistic).
     pub path_dependent: u64,
-    /// Whether new attacker children get their number of checks as initial disproof number
-    /// (see [`Search::evaluate_new_or_child`]).
-    pub estimate_attacker_nodes: bool,
 }
 
 /// When to stop, and whom to tell about progress.
@@ -347,7 +344,6 @@ impl<'t> Search<'t> {
             next_report: start + std::time::Duration::from_secs(1),
             stopped: None,
             path_dependent: 0,
-            estimate_attacker_nodes: true,
         }
     }
 
@@ -878,11 +874,7 @@ impl<'t> Search<'t> {
                 c.dn = p.dn;
                 c.len = p.len;
                 c.hand = p.hand;
-                if self.estimate_attacker_nodes
-                    && !p.found
-                    && via != Via::Interposition
-                    && budget >= 1
-                {
+                if !p.found && via != Via::Interposition && budget >= 1 {
                     self.evaluate_new_or_child(&mut c, key);
                 }
             }

@@ -104,10 +104,6 @@ impl<'t> Evaluator<'t> {
         let mut root = pos.clone();
         root.clear_history();
         let mut search = Search::with_rules(table, root, self.attacker, limits, defences);
-        // Without the attacker-node estimate: with it, `tsume generate` accepted half as
-        // many problems (11 and 13 plies, 180 s side by side: 7 and 2 instead of 15 and 9,
-        // three to five times the leftover rejections); the cause is not understood yet.
-        search.estimate_attacker_nodes = false;
         let r = search.solve_current(remaining);
         self.nodes += search.nodes;
         match (r.kind(), search.stopped) {
