@@ -51,6 +51,11 @@ pub struct EvalLimits {
     pub stop_flag: Option<Arc<AtomicBool>>,
 }
 
+/// The raw game's search in [`Evaluator::bounds`] stops after this many times the nodes of
+/// the lower-bound game's proof of the same question, plus [`RAW_CAP_MIN`].
+const RAW_CAP_FACTOR: u64 = 4;
+const RAW_CAP_MIN: u64 = 1_000;
+
 /// Decides tsume-rules mate predicates for positions of one problem (one attacker).
 pub struct Evaluator<'t> {
     raw: &'t mut Table,
@@ -83,18 +88,32 @@ impl<'t> Evaluator<'t> {
 
     /// A df-pn search of `pos` within `remaining` plies in the chosen game.
     fn dfpn(&mut self, pos: &Position, remaining: u16, defences: Defences) -> Eval<(Kind, u16)> {
+        self.dfpn_capped(pos, remaining, defences, None)
+    }
+
+    /// [`Evaluator::dfpn`] that gives up after `cap` nodes: `Kind::Unknown` then (the
+    /// limits of the evaluator still stop everything with an error).
+    fn dfpn_capped(
+        &mut self,
+        pos: &Position,
+        remaining: u16,
+        defences: Defences,
+        cap: Option<u64>,
+    ) -> Eval<(Kind, u16)> {
         let table = match defences {
             Defences::All => &mut *self.raw,
             Defences::Tsume => &mut *self.lower_bound,
         };
         let left = self.limits.total.map(|t| t.saturating_sub(self.nodes));
-        let node_limit = match (self.limits.per_search, left) {
+        let limit = match (self.limits.per_search, left) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        if node_limit == Some(0) {
+        if limit == Some(0) {
             return Err(Stop::Nodes);
         }
+        let capped = cap.is_some_and(|c| limit.is_none_or(|l| c < l));
+        let node_limit = if capped { cap } else { limit };
         let limits = Limits {
             node_limit,
             deadline: self.limits.deadline,
@@ -107,6 +126,7 @@ impl<'t> Evaluator<'t> {
         let r = search.solve_current(remaining);
         self.nodes += search.nodes;
         match (r.kind(), search.stopped) {
+            (Kind::Unknown, Some(Stop::Nodes)) if capped => Ok((Kind::Unknown, 0)),
             (Kind::Unknown, stop) => Err(stop.unwrap_or(Stop::Nodes)),
             (kind, _) => Ok((kind, r.len)),
         }
@@ -151,11 +171,16 @@ impl<'t> Evaluator<'t> {
     /// game goes first: its disproof settles "no", and only after its proof can the raw
     /// game's (harder) proof settle "yes".
     fn bounds(&mut self, pos: &Position, r: u16) -> Eval<Option<bool>> {
+        let before = self.nodes;
         if let (Kind::Disproven, _) = self.dfpn(pos, r, Defences::Tsume)? {
             return Ok(Some(false));
         }
         if r > 0 {
-            match self.dfpn(pos, r, Defences::All)? {
+            // The raw game settles "yes" by a proof about as big as the lower-bound game's
+            // just found, unless a useless interposition stands in the way: then it would
+            // only disprove, at great cost, what the expansion decides anyway.
+            let cap = RAW_CAP_FACTOR * (self.nodes - before) + RAW_CAP_MIN;
+            match self.dfpn_capped(pos, r, Defences::All, Some(cap))? {
                 (Kind::Proven, _) => return Ok(Some(true)),
                 (Kind::Disproven, NO_MATE) => return Ok(Some(false)),
                 _ => {}
@@ -174,10 +199,10 @@ impl<'t> Evaluator<'t> {
     }
 
     /// The definition at an attacker node the bounds did not settle: some check mates.
+    /// The checks the bounding games' tables already know to mate go first: every other
+    /// check tried before the mating one costs a disproof.
     fn expand_or(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
-        let mut checks = MoveList::new();
-        movegen::generate_checks(pos, &mut checks);
-        for &m in checks.iter() {
+        for m in self.checks_likeliest_first(pos, r - 1) {
             pos.do_move(m);
             let ok = self.mate_and(pos, r - 1);
             pos.undo_move();
@@ -186,6 +211,37 @@ impl<'t> Evaluator<'t> {
             }
         }
         Ok(false)
+    }
+
+    /// The checks of the attacker-to-move `pos`, those the tables know to mate within `r`
+    /// more plies first (in generation order otherwise).
+    pub fn checks_likeliest_first(&self, pos: &Position, r: i32) -> Vec<Move> {
+        let mut checks = MoveList::new();
+        movegen::generate_checks(pos, &mut checks);
+        let mut ranked: Vec<(u8, Move)> = checks
+            .iter()
+            .map(|&m| (self.mate_likelihood_rank(pos, m, r), m))
+            .collect();
+        ranked.sort_by_key(|&(rank, _)| rank);
+        ranked.into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// How likely the check `m` of the attacker-to-move `pos` is to mate within `r` more
+    /// plies, from what the tables hold (lower is likelier): 0 mate in the raw game (so
+    /// certainly a tsume mate), 1 mate in the lower-bound game, 2 not known, 3 no mate in
+    /// the lower-bound game (so certainly none). Only an order: the answer is searched.
+    fn mate_likelihood_rank(&self, pos: &Position, m: Move, r: i32) -> u8 {
+        let key = pos.board_key_after(m) ^ crate::dfpn::search::table_salt(pos);
+        let hand = pos.hand_after(m);
+        let budget = r.max(0) as u16;
+        if self.raw.probe(key, hand, budget).kind() == Kind::Proven {
+            return 0;
+        }
+        match self.lower_bound.probe(key, hand, budget).kind() {
+            Kind::Proven => 1,
+            Kind::Unknown => 2,
+            Kind::Disproven => 3,
+        }
     }
 
     /// The memoised answer for (`pos`, `r`): the bounding games', or else `expand`'s.
@@ -319,14 +375,15 @@ impl<'t> Evaluator<'t> {
             let Some(captured) = pos.captured_piece(c) else {
                 continue;
             };
+            // The captured piece goes out of the game: taken from the attacker's hand in
+            // place (the evaluator's results do not depend on the move history).
+            let kind = captured.kind.unpromote();
             pos.do_move(c);
-            let mut setup = pos.to_setup();
+            pos.take_from_hand(self.attacker, kind);
+            let mated = self.mate_and(pos, r);
+            pos.return_to_hand(self.attacker, kind);
             pos.undo_move();
-            let slot = &mut setup.hands[self.attacker.index()][captured.kind.unpromote().index()];
-            *slot = slot.saturating_sub(1);
-            let mut unused = Position::from_setup(&setup)
-                .expect("removing a hand piece keeps a legal position legal");
-            if self.mate_and(&mut unused, r)? {
+            if mated? {
                 return Ok(true);
             }
         }

@@ -146,6 +146,7 @@ fn tsume_line(
     let length = tsume_length(ev, root, upper as i32)?;
     let line = best_play_line(ev, root, length, &mut TieBreak::new())?;
     let alternatives = final_alternatives(ev, root, &line)?;
+
     Ok((line, alternatives))
 }
 
@@ -199,10 +200,18 @@ pub fn best_play_line(
 ) -> Result<Vec<Move>, Stop> {
     let attacker_to_move = pos.side_to_move() == ev.attacker;
     if attacker_to_move {
-        let mut checks = MoveList::new();
-        movegen::generate_checks(pos, &mut checks);
+        // Before the last move, the checks the tables know to mate first: each one tried
+        // before the mating one costs a disproof. (With several mating checks, a flaw,
+        // which one is shown may then depend on the tables.) The last move tries them all.
+        let checks = if v > 1 {
+            ev.checks_likeliest_first(pos, v - 1)
+        } else {
+            let mut checks = MoveList::new();
+            movegen::generate_checks(pos, &mut checks);
+            checks.iter().copied().collect()
+        };
         let mut chosen: Option<Move> = None;
-        for &m in checks.iter() {
+        for m in checks {
             pos.do_move(m);
             let ok = ev.mate_and(pos, v - 1);
             pos.undo_move();
