@@ -6,6 +6,7 @@
 //! numbers in the same commit and say why.
 
 use tsume_solver::dfpn::{self, Outcome, SolveOptions};
+use tsume_solver::tsume;
 use tsume_solver::Position;
 
 /// (SFEN, raw mate length from outside the code, nodes with a 64 MiB table).
@@ -40,6 +41,53 @@ fn node_counts_of_fixed_problems() {
                 ..SolveOptions::default()
             },
         );
+        let Outcome::Mate { moves } = &report.outcome else {
+            panic!("{sfen}: {:?}", report.outcome)
+        };
+        assert_eq!(moves.len(), length, "{sfen}");
+        if report.nodes != nodes {
+            changed.push(format!("{sfen}: {} nodes (anchor {nodes})", report.nodes));
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "search behaviour changed:\n{}",
+        changed.join("\n")
+    );
+}
+
+/// (SFEN, tsume length from outside the code, nodes of `tsume::solve` with a 64 MiB table):
+/// the raw first mate, the lower-bound game and the evaluator's expansions together.
+const TSUME_ANCHORS: &[(&str, usize, u64)] = &[
+    // rules doc §4: 無駄合 example (raw 9)
+    (
+        "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
+        3,
+        2353,
+    ),
+    // rules doc §4: 無駄合; a solver counting it says 11
+    ("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 3, 2605),
+    // 将棋図巧 No. 92 (published 13)
+    (
+        "6kp1/8n/5R1L1/4+b2sB/6N2/9/6L2/9/9 b r4g3s2n2l17p 1",
+        13,
+        70_298,
+    ),
+];
+
+#[test]
+fn node_counts_of_fixed_problems_under_tsume_rules() {
+    let mut changed = Vec::new();
+    for &(sfen, length, nodes) in TSUME_ANCHORS {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let report = tsume::solve(
+            &pos,
+            &SolveOptions {
+                hash_mb: 64,
+                ..SolveOptions::default()
+            },
+        )
+        .report;
         let Outcome::Mate { moves } = &report.outcome else {
             panic!("{sfen}: {:?}", report.outcome)
         };
