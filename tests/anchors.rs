@@ -5,7 +5,7 @@
 //! in search behaviour shows up: when a change is meant to alter the search, update the
 //! numbers in the same commit and say why.
 
-use tsume_solver::dfpn::{self, Outcome, SolveOptions};
+use tsume_solver::dfpn::{self, Outcome, SolveOptions, SolveReport};
 use tsume_solver::tsume;
 use tsume_solver::Position;
 
@@ -29,18 +29,20 @@ const ANCHORS: &[(&str, usize, u64)] = &[
     ),
 ];
 
-#[test]
-fn node_counts_of_fixed_problems() {
+/// Solves each anchor with `solve` (a 64 MiB table), checks its length and returns the
+/// anchors whose node count changed.
+fn changed_node_counts(
+    anchors: &[(&str, usize, u64)],
+    solve: impl Fn(&Position, &SolveOptions) -> SolveReport,
+) -> Vec<String> {
+    let options = SolveOptions {
+        hash_mb: 64,
+        ..SolveOptions::default()
+    };
     let mut changed = Vec::new();
-    for &(sfen, length, nodes) in ANCHORS {
+    for &(sfen, length, nodes) in anchors {
         let pos = Position::from_sfen(sfen).unwrap();
-        let report = dfpn::solve(
-            &pos,
-            &SolveOptions {
-                hash_mb: 64,
-                ..SolveOptions::default()
-            },
-        );
+        let report = solve(&pos, &options);
         let Outcome::Mate { moves } = &report.outcome else {
             panic!("{sfen}: {:?}", report.outcome)
         };
@@ -49,6 +51,12 @@ fn node_counts_of_fixed_problems() {
             changed.push(format!("{sfen}: {} nodes (anchor {nodes})", report.nodes));
         }
     }
+    changed
+}
+
+#[test]
+fn node_counts_of_fixed_problems() {
+    let changed = changed_node_counts(ANCHORS, dfpn::solve);
     assert!(
         changed.is_empty(),
         "search behaviour changed:\n{}",
@@ -77,25 +85,9 @@ const TSUME_ANCHORS: &[(&str, usize, u64)] = &[
 
 #[test]
 fn node_counts_of_fixed_problems_under_tsume_rules() {
-    let mut changed = Vec::new();
-    for &(sfen, length, nodes) in TSUME_ANCHORS {
-        let pos = Position::from_sfen(sfen).unwrap();
-        let report = tsume::solve(
-            &pos,
-            &SolveOptions {
-                hash_mb: 64,
-                ..SolveOptions::default()
-            },
-        )
-        .report;
-        let Outcome::Mate { moves } = &report.outcome else {
-            panic!("{sfen}: {:?}", report.outcome)
-        };
-        assert_eq!(moves.len(), length, "{sfen}");
-        if report.nodes != nodes {
-            changed.push(format!("{sfen}: {} nodes (anchor {nodes})", report.nodes));
-        }
-    }
+    let changed = changed_node_counts(TSUME_ANCHORS, |pos, options| {
+        tsume::solve(pos, options).report
+    });
     assert!(
         changed.is_empty(),
         "search behaviour changed:\n{}",

@@ -59,6 +59,12 @@ pub struct EvalLimits {
 const RAW_CAP_FACTOR: u64 = 4;
 const RAW_CAP_MIN: u64 = 100_000;
 
+/// The table key (in either game, from a root with no interposition flag) of the position
+/// after `m`.
+fn table_key_after(pos: &Position, m: Move) -> u64 {
+    pos.board_key_after(m) ^ crate::dfpn::search::table_salt(pos)
+}
+
 /// Decides tsume-rules mate predicates for positions of one problem (one attacker).
 pub struct Evaluator<'t> {
     raw: &'t mut Table,
@@ -138,7 +144,7 @@ impl<'t> Evaluator<'t> {
     /// The raw mate length the table knows for the position after the defender's move `m`
     /// (a hint for move ordering; `None` if not known to be mate).
     pub fn raw_hint_after(&self, pos: &Position, m: Move) -> Option<u16> {
-        let key = pos.board_key_after(m) ^ crate::dfpn::search::table_salt(pos);
+        let key = table_key_after(pos, m);
         let p = self
             .raw
             .probe(key, pos.hand(self.attacker), crate::dfpn::MAX_LENGTH);
@@ -234,7 +240,7 @@ impl<'t> Evaluator<'t> {
     /// certainly a tsume mate), 1 mate in the lower-bound game, 2 not known, 3 no mate in
     /// the lower-bound game (so certainly none). Only an order: the answer is searched.
     fn mate_likelihood_rank(&self, pos: &Position, m: Move, r: i32) -> u8 {
-        let key = pos.board_key_after(m) ^ crate::dfpn::search::table_salt(pos);
+        let key = table_key_after(pos, m);
         let hand = pos.hand_after(m);
         let budget = r.max(0) as u16;
         if self.raw.probe(key, hand, budget).kind() == Kind::Proven {

@@ -146,7 +146,6 @@ fn tsume_line(
     let length = tsume_length(ev, root, upper as i32)?;
     let line = best_play_line(ev, root, length, &mut TieBreak::new())?;
     let alternatives = final_alternatives(ev, root, &line)?;
-
     Ok((line, alternatives))
 }
 
