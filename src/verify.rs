@@ -170,7 +170,11 @@ pub fn run(
         let verdicts: Vec<Verdict> = pool.install(|| {
             chunk
                 .par_iter()
-                .map(|p| verify::verify(&p.setup, p.claimed.as_deref(), options))
+                .map(|p| {
+                    tsume_solver::tsume::with_thread_tables(options.hash_mb, |tables| {
+                        verify::verify_with_tables(&p.setup, p.claimed.as_deref(), options, tables)
+                    })
+                })
                 .collect()
         });
         let mut out = stdout.lock();

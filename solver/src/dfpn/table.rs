@@ -13,6 +13,11 @@
 //! When a cluster is full the entry with the least work (`amount`) is replaced, final
 //! results being worth more; so memory is bounded and the table never grows. A replaced
 //! result is only found again by searching, which changes the time, never the answer.
+//!
+//! Every entry carries the table's generation: [`Table::clear`] starts a new one, and an
+//! entry of an older generation is an empty slot. Clearing is then free, so a caller that
+//! solves many small problems (the generator, `tsume verify`) keeps one table instead of
+//! zeroing megabytes for each problem.
 
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -63,17 +68,20 @@ struct Entry {
     best: u16,
     /// Work spent below this entry; 0 marks an empty slot.
     amount: u32,
+    /// The table's generation when the entry was written (see [`Table::clear`]).
+    generation: u32,
 }
 
 impl Entry {
-    /// Four words: key; hand | pn << 32; dn | len << 32 | best << 48; amount.
+    /// Four words: key; hand | pn << 32; dn | len << 32 | best << 48; amount | generation
+    /// << 32.
     #[inline]
     fn pack(&self) -> [u64; 4] {
         [
             self.key,
             self.hand.raw() as u64 | (self.pn as u64) << 32,
             self.dn as u64 | (self.len as u64) << 32 | (self.best as u64) << 48,
-            self.amount as u64,
+            self.amount as u64 | (self.generation as u64) << 32,
         ]
     }
 
@@ -87,6 +95,7 @@ impl Entry {
             len: (w[2] >> 32) as u16,
             best: (w[2] >> 48) as u16,
             amount: w[3] as u32,
+            generation: (w[3] >> 32) as u32,
         }
     }
 
@@ -130,6 +139,8 @@ pub struct Table {
     slots: Vec<[u64; 4]>,
     mask: usize,
     used: usize,
+    /// Entries of other generations are empty slots.
+    generation: u32,
 }
 
 impl Table {
@@ -144,11 +155,20 @@ impl Table {
             slots,
             mask: clusters - 1,
             used: 0,
+            generation: 0,
         }
     }
 
+    /// Forgets every entry, in constant time: a new generation starts (the memory is only
+    /// zeroed when the generation counter wraps).
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = [0; 4]);
+        match self.generation.checked_add(1) {
+            Some(g) => self.generation = g,
+            None => {
+                self.slots.iter_mut().for_each(|s| *s = [0; 4]);
+                self.generation = 0;
+            }
+        }
         self.used = 0;
     }
 
@@ -165,6 +185,12 @@ impl Table {
     #[inline]
     fn entry(&self, i: usize) -> Entry {
         Entry::unpack(self.slots[i])
+    }
+
+    /// Whether `e` is an entry of this generation (not an empty slot).
+    #[inline]
+    fn is_live(&self, e: &Entry) -> bool {
+        e.amount != 0 && e.generation == self.generation
     }
 
     #[inline]
@@ -204,7 +230,7 @@ impl Table {
         let mut proven: Option<Entry> = None;
         for i in self.cluster(key) {
             let e = &self.entry(i);
-            if e.amount == 0 || e.key != key {
+            if e.key != key || !self.is_live(e) {
                 continue;
             }
             match e.kind() {
@@ -279,6 +305,7 @@ impl Table {
             len: remaining,
             best: best.map_or(0, Move::raw),
             amount: amount.max(1),
+            generation: 0,
         };
         self.store(e, |old| {
             old.kind() == Kind::Unknown && old.hand == hand && old.len == remaining
@@ -302,6 +329,7 @@ impl Table {
             len,
             best: best.map_or(0, Move::raw),
             amount: amount.max(1),
+            generation: 0,
         };
         // The new proof makes these redundant: unknown entries it covers, and proofs that are
         // no shorter and need at least as much.
@@ -322,6 +350,7 @@ impl Table {
             len: bound,
             best: 0,
             amount: amount.max(1),
+            generation: 0,
         };
         self.store(e, |old| match old.kind() {
             Kind::Unknown => disproof_hand.is_superset_of(old.hand) && old.len <= bound,
@@ -339,7 +368,7 @@ impl Table {
         let mut weakest: Option<(u64, usize)> = None;
         for i in range {
             let e = self.entry(i);
-            if e.amount == 0 {
+            if !self.is_live(&e) {
                 empty.get_or_insert(i);
                 continue;
             }
@@ -366,6 +395,7 @@ impl Table {
             (None, None) => weakest.expect("a full cluster has a weakest entry").1,
         };
         let mut new = new;
+        new.generation = self.generation;
         if target.is_some() {
             new.amount = new.amount.max(self.entry(slot).amount);
         }
@@ -501,6 +531,7 @@ mod tests {
             len: NO_MATE,
             best: 0xfedc,
             amount: u32::MAX,
+            generation: u32::MAX - 1,
         };
         let back = Entry::unpack(e.pack());
         assert_eq!(
@@ -511,11 +542,58 @@ mod tests {
                 back.dn,
                 back.len,
                 back.best,
-                back.amount
+                back.amount,
+                back.generation
             ),
-            (e.key, e.hand, e.pn, e.dn, e.len, e.best, e.amount)
+            (
+                e.key,
+                e.hand,
+                e.pn,
+                e.dn,
+                e.len,
+                e.best,
+                e.amount,
+                e.generation
+            )
         );
         assert_eq!(Entry::unpack([0; 4]).amount, 0, "a zeroed slot is empty");
+    }
+
+    #[test]
+    fn clear_forgets_everything() {
+        let g = Hand::EMPTY.add(Gold);
+        let mut t = Table::new(1);
+        for wrap in [false, true] {
+            if wrap {
+                // The last generation before the counter wraps: the next clear zeroes.
+                t.generation = u32::MAX;
+            }
+            for k in 0..100u64 {
+                t.store_proven(k, g, 5, None, 3);
+                t.store_disproven(k + 1000, g, NO_MATE, 3);
+                t.store_unknown(k + 2000, g, 9, 4, 6, None, 3);
+            }
+            assert!(t.used >= 300);
+            t.clear();
+            assert_eq!(t.used, 0);
+            for k in 0..100u64 {
+                for key in [k, k + 1000, k + 2000] {
+                    assert!(!t.probe(key, g, 9).found, "key {key} survived a clear");
+                }
+            }
+            // Old entries are empty slots: a new entry goes into the first slot of its
+            // cluster, as in a zeroed table.
+            t.store_unknown(7, g, 9, 4, 6, None, 3);
+            let first = t.cluster(7).start;
+            assert_eq!(t.entry(first).key, 7);
+            assert_eq!(t.used, 1);
+            assert_eq!(t.probe(7, g, 9).pn, 4);
+            if wrap {
+                assert_eq!(t.generation, 0);
+                let zeroed = t.slots.iter().filter(|s| **s != [0; 4]).count();
+                assert_eq!(zeroed, 1, "only the new entry after the wrap");
+            }
+        }
     }
 
     #[test]

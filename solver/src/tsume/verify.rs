@@ -7,7 +7,7 @@ use std::fmt;
 
 use super::{
     best_play_line, final_alternatives, hand_after_line, tsume_length, EvalLimits, Evaluator,
-    TieBreak,
+    Tables, TieBreak,
 };
 use crate::dfpn::table::Table;
 use crate::dfpn::{self, SolveOptions, Stop};
@@ -185,6 +185,19 @@ fn check_setup(setup: &Setup) -> Result<Position, Flaw> {
 
 /// Verifies one problem, with the claimed solution if given (USI moves).
 pub fn verify(setup: &Setup, claimed: Option<&[String]>, options: &VerifyOptions) -> Verdict {
+    verify_with_tables(setup, claimed, options, &mut Tables::new(options.hash_mb))
+}
+
+/// [`verify`] in caller-provided tables (`options.hash_mb` is then unused), cleared first so
+/// that the verdict does not depend on earlier calls: a caller verifying many problems
+/// keeps one set of tables instead of zeroing new ones for each.
+pub fn verify_with_tables(
+    setup: &Setup,
+    claimed: Option<&[String]>,
+    options: &VerifyOptions,
+    tables: &mut Tables,
+) -> Verdict {
+    tables.clear();
     let pos = match check_setup(setup) {
         Ok(p) => p,
         Err(flaw) => {
@@ -194,12 +207,10 @@ pub fn verify(setup: &Setup, claimed: Option<&[String]>, options: &VerifyOptions
             }
         }
     };
-    let mut raw = Table::new(options.hash_mb.div_ceil(2).max(1));
-    let mut lower_bound = Table::new((options.hash_mb / 2).max(1));
     dfpn::on_search_thread(|| {
         let mut v = Verifier {
-            raw: &mut raw,
-            lower_bound: &mut lower_bound,
+            raw: &mut tables.raw,
+            lower_bound: &mut tables.lower_bound,
             options,
             nodes: 0,
         };
