@@ -248,3 +248,28 @@ fn equally_long_defences_prefer_no_pieces_left_over() {
         );
     }
 }
+
+/// 将棋図巧 No. 91: the book's 27 takes the interposition `P*2g` after `B*1h` as useless,
+/// but after `P*2g 1h2g 8a9a` the attacker has no mate without the captured pawn and a mate
+/// with it (cshogi's answers, `tests/data/zuko091_interposition.txt`): by the rules doc's
+/// definition (the captured piece must stay unused) the interposition counts.
+#[test]
+fn zuko091_interposed_pawn_is_needed() {
+    let data = include_str!("data/zuko091_interposition.txt");
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        let sfen = fields[..4].join(" ");
+        let pos = Position::from_sfen(&sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        let raw = raw_length(&pos);
+        match fields[4] {
+            "nomate" => assert_eq!(raw, None, "{sfen}"),
+            bound => {
+                let at_most: usize = bound.trim_start_matches("<=").parse().unwrap();
+                assert!(raw.is_some_and(|l| l <= at_most), "{sfen}: {raw:?}");
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+}
