@@ -208,6 +208,31 @@ fn go_mate_solves_labelled_problems() {
     assert_eq!(solved, 20);
 }
 
+/// The engine keeps its tables from one `go mate` to the next but clears them: the same
+/// search twice does the same work (a table left full would prove the second at once).
+#[test]
+fn a_repeated_search_starts_from_cleared_tables() {
+    let mut e = Engine::start();
+    for rules in ["raw", "tsume"] {
+        e.send(&format!("setoption name Rules value {rules}"));
+        // 将棋図巧 No. 5 (21 plies).
+        e.send("position sfen n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1");
+        let mut nodes = Vec::new();
+        for _ in 0..2 {
+            e.send("go mate 20000");
+            let got = e.expect("checkmate", Duration::from_secs(30));
+            assert!(!got.last().unwrap().contains("timeout"), "{got:?}");
+            let info = &got[got.len() - 2];
+            let n = info.split_whitespace().skip_while(|w| *w != "nodes").nth(1);
+            nodes.push(n.expect("a node count").to_string());
+        }
+        assert_eq!(
+            nodes[0], nodes[1],
+            "{rules}: the second search reused results"
+        );
+    }
+}
+
 #[test]
 fn go_mate_answers_nomate() {
     let mut e = Engine::start();
