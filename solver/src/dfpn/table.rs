@@ -29,11 +29,14 @@ pub const NO_MATE: u16 = u16::MAX;
 
 pub const CLUSTER: usize = 8;
 
-/// Tables of at least this size are advised to use huge pages (see [`advise_huge_pages`]):
-/// a table this large is asked for by long searches, which gain from them; a short search
-/// in a fresh table pays for every huge page it touches being zeroed whole (40 short
-/// problems with 256 MiB each: 2.4 s of system time instead of 1.4 s).
-const HUGE_PAGE_TABLE_BYTES: usize = 1 << 30;
+/// Tables of at least this size are advised to use huge pages (see [`advise_huge_pages`]).
+/// A probe lands on a random page, and with 4 KiB pages nearly every one misses the TLB;
+/// the cost is that a short search zeroes every 2 MiB page it touches whole. Measured
+/// (benches/RESULTS.md §10c): 32 将棋図巧 problems in one reused 256 MiB table 10 % faster;
+/// 40 mate-11 problems through `tsume solve --hash 256` (two 128 MiB tables each) 4.8 s
+/// instead of 6.5 s, fewer page faults making up for the zeroing; 40 mate-3 problems
+/// 0.55–0.83 s instead of 0.17 s (some 15 ms more per tiny search).
+const HUGE_PAGE_TABLE_BYTES: usize = 64 << 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
