@@ -49,11 +49,20 @@ impl Rules {
 /// time) before it: a GUI's `USI_Hash` of a gigabyte is otherwise faulted in and zeroed
 /// anew for every `go mate` (1.3 s of a 0.2 s search on our machines). `None` until the
 /// first search, and after `USI_Hash` or `Rules` change.
-type KeptTables = Arc<Mutex<Option<(Rules, usize, Kept)>>>;
+type KeptTables = Arc<Mutex<Option<(usize, Kept)>>>;
 
 enum Kept {
     Raw(Table),
     Tsume(Tables),
+}
+
+impl Kept {
+    fn rules(&self) -> Rules {
+        match self {
+            Kept::Raw(_) => Rules::Raw,
+            Kept::Tsume(_) => Rules::Tsume,
+        }
+    }
 }
 
 /// The one place that picks the solver for the rules; `kept` holds the tables from one
@@ -62,7 +71,7 @@ fn solve(rules: Rules, pos: &Position, options: &SolveOptions, kept: &KeptTables
     let mut slot = kept.lock().unwrap_or_else(|e| e.into_inner());
     if slot
         .as_ref()
-        .is_none_or(|(r, mb, _)| *r != rules || *mb != options.hash_mb)
+        .is_none_or(|(mb, kept)| kept.rules() != rules || *mb != options.hash_mb)
     {
         // The old tables go before the new ones are made: never both in memory.
         *slot = None;
@@ -70,9 +79,9 @@ fn solve(rules: Rules, pos: &Position, options: &SolveOptions, kept: &KeptTables
             Rules::Raw => Kept::Raw(Table::new(options.hash_mb)),
             Rules::Tsume => Kept::Tsume(Tables::new(options.hash_mb)),
         };
-        *slot = Some((rules, options.hash_mb, tables));
+        *slot = Some((options.hash_mb, tables));
     }
-    let (_, _, tables) = slot.as_mut().expect("just made");
+    let (_, tables) = slot.as_mut().expect("just made");
     match tables {
         Kept::Raw(table) => {
             table.clear();
@@ -80,7 +89,7 @@ fn solve(rules: Rules, pos: &Position, options: &SolveOptions, kept: &KeptTables
         }
         Kept::Tsume(tables) => {
             tables.clear();
-            tsume::solve_with_tables(pos, options, &mut tables.raw, &mut tables.lower_bound).report
+            tsume::solve_with_tables(pos, options, tables).report
         }
     }
 }

@@ -110,8 +110,7 @@ fn quick_length(
         ..SolveOptions::default()
     };
     tables.clear();
-    let report =
-        tsume::solve_with_tables(pos, &options, &mut tables.raw, &mut tables.lower_bound).report;
+    let report = tsume::solve_with_tables(pos, &options, tables).report;
     match report.outcome {
         Outcome::Mate { moves } => Some((moves.len(), report.nodes, moves)),
         _ => None,

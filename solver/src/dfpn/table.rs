@@ -168,7 +168,7 @@ impl Table {
         match self.generation.checked_add(1) {
             Some(g) => self.generation = g,
             None => {
-                self.slots.iter_mut().for_each(|s| *s = [0; 4]);
+                self.fault_in();
                 self.generation = 0;
             }
         }
@@ -316,7 +316,7 @@ impl Table {
             len: remaining,
             best: best.map_or(0, Move::raw),
             amount: amount.max(1),
-            generation: 0,
+            generation: self.generation,
         };
         self.store(e, |old| {
             old.kind() == Kind::Unknown && old.hand == hand && old.len == remaining
@@ -340,7 +340,7 @@ impl Table {
             len,
             best: best.map_or(0, Move::raw),
             amount: amount.max(1),
-            generation: 0,
+            generation: self.generation,
         };
         // The new proof makes these redundant: unknown entries it covers, and proofs that are
         // no shorter and need at least as much.
@@ -361,7 +361,7 @@ impl Table {
             len: bound,
             best: 0,
             amount: amount.max(1),
-            generation: 0,
+            generation: self.generation,
         };
         self.store(e, |old| match old.kind() {
             Kind::Unknown => disproof_hand.is_superset_of(old.hand) && old.len <= bound,
@@ -406,7 +406,6 @@ impl Table {
             (None, None) => weakest.expect("a full cluster has a weakest entry").1,
         };
         let mut new = new;
-        new.generation = self.generation;
         if target.is_some() {
             new.amount = new.amount.max(self.entry(slot).amount);
         }

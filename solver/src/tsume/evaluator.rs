@@ -227,12 +227,10 @@ impl<'t> Evaluator<'t> {
     pub fn checks_likeliest_first(&self, pos: &Position, r: i32) -> Vec<Move> {
         let mut checks = MoveList::new();
         movegen::generate_checks(pos, &mut checks);
-        let mut ranked: Vec<(u8, Move)> = checks
-            .iter()
-            .map(|&m| (self.mate_likelihood_rank(pos, m, r), m))
-            .collect();
-        ranked.sort_by_key(|&(rank, _)| rank);
-        ranked.into_iter().map(|(_, m)| m).collect()
+        let mut checks = checks.to_vec();
+        // Stable: equally likely checks keep the generation order.
+        checks.sort_by_cached_key(|&m| self.mate_likelihood_rank(pos, m, r));
+        checks
     }
 
     /// How likely the check `m` of the attacker-to-move `pos` is to mate within `r` more

@@ -122,18 +122,17 @@ pub fn with_thread_tables<R>(hash_mb: usize, f: impl FnOnce(&mut Tables) -> R) -
 /// Solves `pos` under tsume rules: a first raw mate bounds the length from above, the
 /// lower-bound game's shortest mate from below, and the evaluator settles it between them.
 pub fn solve(pos: &Position, options: &SolveOptions) -> TsumeReport {
-    let mut tables = Tables::new(options.hash_mb);
-    solve_with_tables(pos, options, &mut tables.raw, &mut tables.lower_bound)
+    solve_with_tables(pos, options, &mut Tables::new(options.hash_mb))
 }
 
-/// [`solve`] with caller-provided tables (used for the raw game and the lower-bound
-/// game respectively).
+/// [`solve`] with caller-provided tables (not cleared: the raw table may already hold
+/// results of the same problem).
 pub fn solve_with_tables(
     pos: &Position,
     options: &SolveOptions,
-    raw: &mut Table,
-    lower_bound: &mut Table,
+    tables: &mut Tables,
 ) -> TsumeReport {
+    let Tables { raw, lower_bound } = tables;
     let start = Instant::now();
     let attacker = pos.side_to_move();
     let (outcome, first, nodes, final_alternatives) = dfpn::on_search_thread(|| {
