@@ -396,7 +396,9 @@ impl<'t> Search<'t> {
         if self.limits.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stopped = Some(Stop::Nodes);
         }
-        if self.nodes & 1023 == 0 {
+        // Every 256 nodes: `stop` is answered within a few milliseconds even in a debug build
+        // (~80 k nodes/s), and the clock read costs nothing per node.
+        if self.nodes & 255 == 0 {
             self.check_clock();
         }
     }
