@@ -83,14 +83,8 @@ fn solve(rules: Rules, pos: &Position, options: &SolveOptions, kept: &KeptTables
     }
     let (_, tables) = slot.as_mut().expect("just made");
     match tables {
-        Kept::Raw(table) => {
-            table.clear();
-            dfpn::solve_with_table(pos, options, table)
-        }
-        Kept::Tsume(tables) => {
-            tables.clear();
-            tsume::solve_with_tables(pos, options, tables).report
-        }
+        Kept::Raw(table) => dfpn::solve_with_table(pos, options, table),
+        Kept::Tsume(tables) => tsume::solve_with_tables(pos, options, tables).report,
     }
 }
 

@@ -109,7 +109,6 @@ fn quick_length(
         node_limit: Some(budget),
         ..SolveOptions::default()
     };
-    tables.clear();
     let report = tsume::solve_with_tables(pos, &options, tables).report;
     match report.outcome {
         Outcome::Mate { moves } => Some((moves.len(), report.nodes, moves)),

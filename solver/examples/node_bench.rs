@@ -27,7 +27,6 @@ fn main() {
         let start = Instant::now();
         let first =
             dfpn::on_search_thread(|| dfpn::first_mate_on_this_thread(&pos, &opts, &mut table));
-        table.clear();
         let r = if first_only {
             dfpn::SolveReport {
                 outcome: dfpn::Outcome::Unknown(dfpn::Stop::Nodes),

@@ -81,8 +81,11 @@ pub fn solve(pos: &Position, options: &SolveOptions) -> SolveReport {
     solve_with_table(pos, options, &mut table)
 }
 
-/// [`solve`] with a caller-provided table (it is not cleared).
+/// [`solve`] in a caller-provided table (`options.hash_mb` is then unused), cleared first (in
+/// constant time) so that the answer does not depend on earlier calls: a caller solving
+/// many problems keeps one table instead of zeroing a new one for each.
 pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Table) -> SolveReport {
+    table.clear();
     on_search_thread(|| solve_on_this_thread(pos, options, table))
 }
 

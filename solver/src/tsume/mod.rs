@@ -125,13 +125,14 @@ pub fn solve(pos: &Position, options: &SolveOptions) -> TsumeReport {
     solve_with_tables(pos, options, &mut Tables::new(options.hash_mb))
 }
 
-/// [`solve`] with caller-provided tables (not cleared: the raw table may already hold
-/// results of the same problem).
+/// [`solve`] in caller-provided tables (`options.hash_mb` is then unused), cleared first as
+/// in [`dfpn::solve_with_table`].
 pub fn solve_with_tables(
     pos: &Position,
     options: &SolveOptions,
     tables: &mut Tables,
 ) -> TsumeReport {
+    tables.clear();
     let Tables { raw, lower_bound } = tables;
     let start = Instant::now();
     let attacker = pos.side_to_move();
