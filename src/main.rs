@@ -97,6 +97,11 @@ enum Command {
         /// Skip the unnecessary-piece (不要駒) check (the most expensive one).
         #[arg(long)]
         skip_unnecessary: bool,
+        /// Tolerate a non-final attacker move whose other promotion choice also mates
+        /// (成生非限定: a blemish, not a cook, by the usual convention of problem books; the
+        /// rules doc, and so the default, count it as 余詰). Listed as `promotion_choices`.
+        #[arg(long)]
+        allow_promotion_choice: bool,
         /// Give the defender every piece not on the board or in the attacker's hand.
         #[arg(long)]
         fill_defender_hand: bool,
@@ -215,6 +220,7 @@ fn main() -> ExitCode {
             hash,
             threads,
             skip_unnecessary,
+            allow_promotion_choice,
             fill_defender_hand,
             json,
         } => run_verify(
@@ -223,6 +229,7 @@ fn main() -> ExitCode {
                 budget,
                 hash_mb: hash as usize,
                 check_unnecessary: !skip_unnecessary,
+                allow_promotion_choice,
             },
             threads as usize,
             fill_defender_hand,

@@ -117,6 +117,15 @@ fn json_line(p: &Problem, v: &Verdict) -> serde_json::Value {
             if let Some(ply) = f.ply() {
                 o["ply"] = ply.into();
             }
+            if let Flaw::SecondSolution {
+                mv,
+                promotion_choice,
+                ..
+            } = f
+            {
+                o["move"] = mv.to_string().into();
+                o["promotion_choice"] = (*promotion_choice).into();
+            }
             o
         })
         .collect();
@@ -127,6 +136,11 @@ fn json_line(p: &Problem, v: &Verdict) -> serde_json::Value {
         "length": v.length,
         "solution": moves(&v.solution),
         "final_alternatives": moves(&v.final_alternatives),
+        "promotion_choices": v
+            .promotion_choices
+            .iter()
+            .map(|(ply, m)| serde_json::json!({ "ply": ply, "move": m.to_string() }))
+            .collect::<Vec<_>>(),
         "flaws": flaws,
         "nodes": v.nodes,
     })
@@ -135,8 +149,13 @@ fn json_line(p: &Problem, v: &Verdict) -> serde_json::Value {
 fn text_line(p: &Problem, v: &Verdict) -> String {
     let word = verdict_word(v);
     if v.is_sound() {
+        let tolerated: String = v
+            .promotion_choices
+            .iter()
+            .map(|(ply, m)| format!("; 成生非限定 at ply {ply}: {m} also mates"))
+            .collect();
         format!(
-            "line {}: sound: mate in {} ({})",
+            "line {}: sound: mate in {} ({}){tolerated}",
             p.line,
             v.length.unwrap_or(0),
             v.solution

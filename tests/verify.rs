@@ -10,6 +10,7 @@ fn options(check_unnecessary: bool) -> VerifyOptions {
         budget: 2_000_000,
         hash_mb: 16,
         check_unnecessary,
+        allow_promotion_choice: false,
     }
 }
 
@@ -75,7 +76,7 @@ fn second_solutions_match_the_oracle() {
         let (setup, claimed) = problem(problem_text.trim());
         let v = verify::verify(&setup, claimed.as_deref(), &options(false));
         let at_first = v.flaws.iter().find_map(|f| match f {
-            Flaw::SecondSolution { ply: 1, mv } => Some(mv.to_string()),
+            Flaw::SecondSolution { ply: 1, mv, .. } => Some(mv.to_string()),
             _ => None,
         });
         if v.is_unproven() {
@@ -102,6 +103,68 @@ fn second_solutions_match_the_oracle() {
         "flagged {flagged}, unique {unique}"
     );
     assert!(unproven <= 4, "{unproven} verdicts unproven");
+}
+
+/// A mating twin of the solution's move (the other promotion choice) is 余詰 by default
+/// and tolerated with `allow_promotion_choice`; any other mating move stays a cook.
+#[test]
+fn promotion_choice_is_a_cook_unless_tolerated() {
+    let text = common::read_data("verify_promotion_choice.txt");
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let (problem_text, comment) = line.split_once('#').expect("oracle comment");
+        let mates: Vec<&str> = comment
+            .trim()
+            .trim_start_matches("mating-first-moves=")
+            .split(',')
+            .collect();
+        let (setup, claimed) = problem(problem_text.trim());
+        let first = claimed.as_ref().expect("a claimed solution")[0].clone();
+        let twin = if first.ends_with('+') {
+            first.trim_end_matches('+').to_string()
+        } else {
+            format!("{first}+")
+        };
+        assert!(mates.contains(&first.as_str()) && mates.contains(&twin.as_str()));
+        let cook_at_first = |v: &verify::Verdict| {
+            v.flaws.iter().find_map(|f| match f {
+                Flaw::SecondSolution {
+                    ply: 1,
+                    mv,
+                    promotion_choice,
+                } => Some((mv.to_string(), *promotion_choice)),
+                _ => None,
+            })
+        };
+
+        let strict = verify::verify(&setup, claimed.as_deref(), &options(false));
+        let (mv, twin_flag) = cook_at_first(&strict).unwrap_or_else(|| panic!("{line}: no 余詰"));
+        assert!(mates.contains(&mv.as_str()), "{line}: {mv} does not mate");
+        assert_eq!(twin_flag, mv == twin, "{line}: {mv}");
+
+        let tolerant = VerifyOptions {
+            allow_promotion_choice: true,
+            ..options(false)
+        };
+        let v = verify::verify(&setup, claimed.as_deref(), &tolerant);
+        let tolerated: Vec<(usize, String)> = v
+            .promotion_choices
+            .iter()
+            .map(|(ply, m)| (*ply, m.to_string()))
+            .collect();
+        if mates.len() == 2 {
+            assert_eq!(tolerated, vec![(1, twin.clone())], "{line}");
+            assert_eq!(cook_at_first(&v), None, "{line}: a twin reported as 余詰");
+        } else {
+            // The search stops at the cook; the twin is listed only if it came first.
+            assert!(tolerated.iter().all(|t| *t == (1, twin.clone())), "{line}");
+            let (mv, twin_flag) = cook_at_first(&v).unwrap_or_else(|| panic!("{line}: no 余詰"));
+            assert!(mates.contains(&mv.as_str()) && mv != first && mv != twin);
+            assert!(!twin_flag);
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
 }
 
 #[test]

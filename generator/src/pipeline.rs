@@ -210,6 +210,8 @@ fn minimise(mut setup: Setup, settings: &Settings, tables: &mut Tables) -> Resul
         budget: settings.budget,
         hash_mb: settings.hash_mb,
         check_unnecessary: true,
+        // Generated problems have one solution, promotion choices included (rules doc).
+        allow_promotion_choice: false,
     };
     for _ in 0..16 {
         let verdict = verify::verify_with_tables(&setup, None, &options, tables);

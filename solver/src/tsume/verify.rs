@@ -27,6 +27,11 @@ pub struct VerifyOptions {
     pub hash_mb: usize,
     /// Check every piece for 不要駒 (the most expensive part).
     pub check_unnecessary: bool,
+    /// Tolerate, at a non-final attacker move, the same move with the other promotion
+    /// choice also mating (成生非限定). The rules doc counts it as 余詰 (the default); the
+    /// usual convention of problem books calls it a blemish, not a cook. Tolerated twins
+    /// are listed in [`Verdict::promotion_choices`].
+    pub allow_promotion_choice: bool,
 }
 
 impl Default for VerifyOptions {
@@ -35,6 +40,7 @@ impl Default for VerifyOptions {
             budget: 2_000_000,
             hash_mb: 64,
             check_unnecessary: true,
+            allow_promotion_choice: false,
         }
     }
 }
@@ -78,8 +84,13 @@ pub enum Flaw {
     LongerDefence { ply: usize },
     /// 駒余り: the attacker ends with these pieces in hand.
     Leftover(Hand),
-    /// 余詰: at this attacker ply another check also mates.
-    SecondSolution { ply: usize, mv: Move },
+    /// 余詰: at this attacker ply another check also mates. `promotion_choice`: it is the
+    /// solution's move with the other promotion choice (成生非限定).
+    SecondSolution {
+        ply: usize,
+        mv: Move,
+        promotion_choice: bool,
+    },
     /// 不要駒: the problem stays sound without this piece.
     Unnecessary(PieceAt),
     /// A search ran out of budget (or time) deciding this.
@@ -127,7 +138,17 @@ impl fmt::Display for Flaw {
                 write!(f, "変長 at ply {ply}: the defender has a longer defence")
             }
             Flaw::Leftover(hand) => write!(f, "駒余り: {}", hand.to_sfen(true)),
-            Flaw::SecondSolution { ply, mv } => write!(f, "余詰 at ply {ply}: {mv} also mates"),
+            Flaw::SecondSolution {
+                ply,
+                mv,
+                promotion_choice,
+            } => {
+                write!(f, "余詰 at ply {ply}: {mv} also mates")?;
+                if *promotion_choice {
+                    write!(f, " (the other promotion choice: 成生非限定)")?;
+                }
+                Ok(())
+            }
             Flaw::Unnecessary(piece) => write!(f, "不要駒: {piece}"),
             Flaw::Unproven(what) => write!(f, "budget exhausted ({what})"),
         }
@@ -144,6 +165,9 @@ pub struct Verdict {
     pub solution: Vec<Move>,
     /// Other mating last moves (accepted answers).
     pub final_alternatives: Vec<Move>,
+    /// With [`VerifyOptions::allow_promotion_choice`]: (ply, move) of each tolerated
+    /// non-final move whose other promotion choice also mates.
+    pub promotion_choices: Vec<(usize, Move)>,
     /// Nodes searched in all.
     pub nodes: u64,
 }
@@ -346,9 +370,14 @@ impl Verifier<'_> {
         if let Err(stop) = outcome {
             flaws.push(Flaw::Unproven(format!("変長: {}", stop_name(stop))));
         }
-        match second_solution(&mut ev, &mut root, &line) {
-            Ok(Some((ply, mv))) => flaws.push(Flaw::SecondSolution { ply, mv }),
-            Ok(None) => {}
+        let allow_twins = self.options.allow_promotion_choice;
+        match second_solution(&mut ev, &mut root, &line, allow_twins) {
+            Ok(others) => {
+                if let Some(flaw) = others.cook {
+                    flaws.push(flaw);
+                }
+                verdict.promotion_choices = others.tolerated;
+            }
             Err(stop) => flaws.push(Flaw::Unproven(format!("余詰: {}", stop_name(stop)))),
         }
         match final_alternatives(&mut ev, &mut root, &line) {
@@ -408,7 +437,10 @@ impl Verifier<'_> {
                     Ok(false)
                 };
             }
-            Ok(second_solution(&mut ev, &mut root, &line)?.is_none())
+            let allow_twins = self.options.allow_promotion_choice;
+            Ok(second_solution(&mut ev, &mut root, &line, allow_twins)?
+                .cook
+                .is_none())
         })();
         self.nodes += ev.nodes;
         result
@@ -507,16 +539,33 @@ fn longer_defence(
     Ok(found)
 }
 
+/// Other mating checks along a solution: the first cook, and the promotion twins tolerated
+/// before it.
+struct OtherMates {
+    cook: Option<Flaw>,
+    tolerated: Vec<(usize, Move)>,
+}
+
+/// Whether `other` is `m` with the other promotion choice.
+fn is_promotion_twin(m: Move, other: Move) -> bool {
+    !m.is_drop() && other != m && other.without_promotion() == m.without_promotion()
+}
+
 /// The first attacker ply of `line`, the last excepted, where another check also mates (at
-/// any length). A check whose search runs out of budget does not stop the others: one
-/// proven second mate is a flaw whatever the rest; only if none is found does an exhausted
-/// search make the answer unknown.
+/// any length). With `allow_twins`, a mating twin of the solution's move (other promotion
+/// choice) is recorded as tolerated instead. A check whose search runs out of budget does
+/// not stop the others: one proven second mate is a flaw whatever the rest; only if none
+/// is found does an exhausted search make the answer unknown.
 fn second_solution(
     ev: &mut Evaluator,
     root: &mut Position,
     line: &[Move],
-) -> Result<Option<(usize, Move)>, Stop> {
-    let mut found = None;
+    allow_twins: bool,
+) -> Result<OtherMates, Stop> {
+    let mut others = OtherMates {
+        cook: None,
+        tolerated: Vec::new(),
+    };
     let mut undecided = None;
     let mut played = 0;
     'line: for (i, &m) in line.iter().enumerate() {
@@ -529,7 +578,17 @@ fn second_solution(
                 root.undo_move();
                 match mates {
                     Ok(true) => {
-                        found = Some((i + 1, other));
+                        let ply = i + 1;
+                        let promotion_choice = is_promotion_twin(m, other);
+                        if allow_twins && promotion_choice {
+                            others.tolerated.push((ply, other));
+                            continue;
+                        }
+                        others.cook = Some(Flaw::SecondSolution {
+                            ply,
+                            mv: other,
+                            promotion_choice,
+                        });
                         break 'line;
                     }
                     Ok(false) => {}
@@ -545,10 +604,9 @@ fn second_solution(
     for _ in 0..played {
         root.undo_move();
     }
-    match (found, undecided) {
-        (Some(f), _) => Ok(Some(f)),
+    match (&others.cook, undecided) {
         (None, Some(e)) => Err(e),
-        (None, None) => Ok(None),
+        _ => Ok(others),
     }
 }
 
