@@ -2,6 +2,7 @@
 //! all" search of every alternative check at every attacker ply but the last, and prints
 //! each answer with its node count.
 //! `cargo run --release --example yozume_probe -- "<sfen>" "<usi moves>" NODE_LIMIT`
+//! (`ONLY=<usi>`: that alternative only, in a fresh table).
 use tsume_solver::dfpn::search::{Defences, Limits, Search};
 use tsume_solver::dfpn::table::Table;
 use tsume_solver::movegen;
@@ -21,7 +22,11 @@ fn main() {
             if i + 1 < line.len() && pos.side_to_move() == attacker {
                 let mut checks = MoveList::new();
                 movegen::generate_checks(&pos, &mut checks);
-                for &other in checks.iter().filter(|&&c| c != m) {
+                let only = std::env::var("ONLY").ok();
+                for &other in checks
+                    .iter()
+                    .filter(|&&c| c != m && only.as_deref().is_none_or(|o| o == c.to_string()))
+                {
                     let mut after = pos.clone();
                     after.do_move(other);
                     after.clear_history();
@@ -35,12 +40,13 @@ fn main() {
                     let r = s.solve_current(tsume_solver::dfpn::MAX_LENGTH);
                     if s.nodes > 100_000 {
                         println!(
-                            "ply {} {} : {:?} len {} nodes {} {:.1?}",
+                            "ply {} {} : {:?} len {} nodes {} path-dependent {} {:.1?}",
                             i + 1,
                             other,
                             r.kind(),
                             r.len,
                             s.nodes,
+                            s.path_dependent,
                             start.elapsed()
                         );
                     }

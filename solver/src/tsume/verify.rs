@@ -539,6 +539,10 @@ fn longer_defence(
     Ok(found)
 }
 
+/// The 余詰 search decides the other checks in rounds, each check getting 1/64, then 1/8,
+/// then all of the budget (measured on shtsume_tsume50: 1/512 first adds nothing).
+const ROUND_SHARES: [u64; 3] = [64, 8, 1];
+
 /// Other mating checks along a solution: the first cook, and the promotion twins tolerated
 /// before it.
 struct OtherMates {
@@ -556,53 +560,92 @@ fn is_promotion_twin(m: Move, other: Move) -> bool {
 /// choice) is recorded as tolerated instead. A check whose search runs out of budget does
 /// not stop the others: one proven second mate is a flaw whatever the rest; only if none
 /// is found does an exhausted search make the answer unknown.
+///
+/// The checks are decided in rounds of growing budgets ([`ROUND_SHARES`]), the undecided
+/// ones again in the next. One hard check searched first would otherwise leave the table
+/// full of its unfinished work, and that can make the easy ones after it hard (in one
+/// problem of shtsume_tsume50, a check refuted in 0.55 M nodes in a fresh table was not
+/// refuted in 100 M after two hard ones).
 fn second_solution(
     ev: &mut Evaluator,
     root: &mut Position,
     line: &[Move],
     allow_twins: bool,
 ) -> Result<OtherMates, Stop> {
-    let mut others = OtherMates {
-        cook: None,
-        tolerated: Vec::new(),
-    };
-    let mut undecided = None;
+    // (ply, the other check, the solution's move there)
+    let mut pending: Vec<(usize, Move, Move)> = Vec::new();
     let mut played = 0;
-    'line: for (i, &m) in line.iter().enumerate() {
+    for (i, &m) in line.iter().enumerate() {
         if i + 1 < line.len() && root.side_to_move() == ev.attacker {
             let mut checks = MoveList::new();
             movegen::generate_checks(root, &mut checks);
-            for &other in checks.iter().filter(|&&c| c != m) {
-                root.do_move(other);
-                let mates = ev.raw_mate_exists(root);
-                root.undo_move();
-                match mates {
-                    Ok(true) => {
-                        let ply = i + 1;
-                        let promotion_choice = is_promotion_twin(m, other);
-                        if allow_twins && promotion_choice {
-                            others.tolerated.push((ply, other));
-                            continue;
-                        }
-                        others.cook = Some(Flaw::SecondSolution {
-                            ply,
-                            mv: other,
-                            promotion_choice,
-                        });
-                        break 'line;
-                    }
-                    Ok(false) => {}
-                    Err(e) => {
-                        undecided.get_or_insert(e);
-                    }
-                }
-            }
+            pending.extend(checks.iter().filter(|&&c| c != m).map(|&c| (i + 1, c, m)));
         }
         root.do_move(m);
         played += 1;
     }
     for _ in 0..played {
         root.undo_move();
+    }
+
+    let mut others = OtherMates {
+        cook: None,
+        tolerated: Vec::new(),
+    };
+    let mut undecided = None;
+    for share in ROUND_SHARES {
+        // The last round is the plain search under the evaluator's limits.
+        let cap = (share > 1)
+            .then(|| ev.limits.per_search.map(|b| (b / share).max(1)))
+            .flatten();
+        let mut left = Vec::new();
+        for &(ply, other, m) in &pending {
+            if others
+                .cook
+                .as_ref()
+                .and_then(Flaw::ply)
+                .is_some_and(|p| p <= ply)
+            {
+                // A cook at an earlier ply is already proven.
+                continue;
+            }
+            let mut pos = root.clone();
+            for &mv in &line[..ply - 1] {
+                pos.do_move(mv);
+            }
+            pos.do_move(other);
+            let mates = match cap {
+                Some(cap) => ev.raw_mate_exists_capped(&pos, cap),
+                None => ev.raw_mate_exists(&pos).map(Some),
+            };
+            match mates {
+                Ok(Some(true)) => {
+                    let promotion_choice = is_promotion_twin(m, other);
+                    if allow_twins && promotion_choice {
+                        others.tolerated.push((ply, other));
+                    } else {
+                        others.cook = Some(Flaw::SecondSolution {
+                            ply,
+                            mv: other,
+                            promotion_choice,
+                        });
+                    }
+                }
+                Ok(Some(false)) => {}
+                Ok(None) => left.push((ply, other, m)),
+                Err(e) => {
+                    undecided.get_or_insert(e);
+                }
+            }
+        }
+        pending = left;
+        if pending.is_empty() {
+            break;
+        }
+    }
+    others.tolerated.sort_by_key(|&(ply, _)| ply);
+    if let Some(cook_ply) = others.cook.as_ref().and_then(Flaw::ply) {
+        others.tolerated.retain(|&(ply, _)| ply < cook_ply);
     }
     match (&others.cook, undecided) {
         (None, Some(e)) => Err(e),
