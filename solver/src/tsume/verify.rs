@@ -260,8 +260,12 @@ enum Solved {
 
 impl Verifier<'_> {
     fn limits(&self) -> EvalLimits {
+        self.limits_with(self.options.budget)
+    }
+
+    fn limits_with(&self, budget: u64) -> EvalLimits {
         EvalLimits {
-            per_search: Some(self.options.budget),
+            per_search: Some(budget),
             ..EvalLimits::default()
         }
     }
@@ -391,16 +395,33 @@ impl Verifier<'_> {
         verdict.flaws.extend(flaws);
 
         if self.options.check_unnecessary && verdict.flaws.is_empty() {
-            for piece in removable_pieces(pos) {
-                match self.sound_without(pos, piece, length) {
-                    Ok(true) => verdict.flaws.push(Flaw::Unnecessary(piece)),
-                    Ok(false) => {}
-                    Err(stop) => verdict.flaws.push(Flaw::Unproven(format!(
-                        "不要駒 {piece}: {}",
-                        stop_name(stop)
-                    ))),
+            // In rounds of growing budgets, as the 余詰 checks (see `second_solution`);
+            // the flaws are listed in the pieces' order whatever the round.
+            let pieces = removable_pieces(pos);
+            let mut found: Vec<Option<Flaw>> = vec![None; pieces.len()];
+            let mut pending: Vec<usize> = (0..pieces.len()).collect();
+            for (round, share) in ROUND_SHARES.iter().enumerate() {
+                let last = round + 1 == ROUND_SHARES.len();
+                let budget = (self.options.budget / share).max(1);
+                let mut left = Vec::new();
+                for i in pending {
+                    let piece = pieces[i];
+                    found[i] = match self.sound_without(pos, piece, length, budget) {
+                        Ok(true) => Some(Flaw::Unnecessary(piece)),
+                        Ok(false) => None,
+                        Err(Stop::Nodes) if !last => {
+                            left.push(i);
+                            None
+                        }
+                        Err(stop) => Some(Flaw::Unproven(format!(
+                            "不要駒 {piece}: {}",
+                            stop_name(stop)
+                        ))),
+                    };
                 }
+                pending = left;
             }
+            verdict.flaws.extend(found.into_iter().flatten());
         }
         verdict
     }
@@ -412,11 +433,12 @@ impl Verifier<'_> {
         pos: &Position,
         piece: PieceAt,
         length: usize,
+        budget: u64,
     ) -> Result<bool, Stop> {
         let Ok(reduced) = Position::from_setup(&without_piece(&pos.to_setup(), piece)) else {
             return Ok(false);
         };
-        let limits = self.limits();
+        let limits = self.limits_with(budget);
         let attacker = reduced.side_to_move();
         let mut ev = Evaluator::new(self.raw, self.lower_bound, attacker, limits);
         let mut root = reduced.clone();
