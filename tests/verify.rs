@@ -167,6 +167,34 @@ fn promotion_choice_is_a_cook_unless_tolerated() {
     assert_eq!(checked, 3);
 }
 
+/// A problem whose 余詰 checks, with a large budget, once ran into a livelock of the df-pn
+/// thresholds (a saturated proof-number sum left a child one more than its own number).
+#[test]
+fn a_saturated_sum_does_not_stall_the_search() {
+    let text = common::read_data("verify_livelock.txt");
+    let line = text
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .expect("a problem");
+    let sfen = line
+        .split_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let setup: Setup = sfen.parse().expect("valid SFEN");
+    let options = VerifyOptions {
+        budget: 8_000_000,
+        hash_mb: 64,
+        check_unnecessary: false,
+        allow_promotion_choice: false,
+    };
+    let v = verify::verify(&setup, None, &options);
+    assert!(v.is_sound(), "{:?}", v.flaws);
+    assert_eq!(v.length, Some(15), "the shtsume set's length");
+    // 0.32 M nodes when it works; the livelock spent 18 M and gave up.
+    assert!(v.nodes < 2_000_000, "{} nodes", v.nodes);
+}
+
 #[test]
 fn verify_exit_codes_and_json() {
     let dir = std::env::temp_dir().join(format!("tsume-verify-{}", std::process::id()));
