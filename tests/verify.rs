@@ -23,6 +23,18 @@ fn problem(text: &str) -> (Setup, Option<Vec<String>>) {
     (sfen.trim().parse().expect("valid SFEN"), moves)
 }
 
+/// Splits `<sfen> [moves …] # mating-first-moves=m1,m2,…` (cshogi's mating first moves).
+fn oracle_problem(line: &str) -> (Setup, Option<Vec<String>>, Vec<&str>) {
+    let (problem_text, comment) = line.split_once('#').expect("oracle comment");
+    let mates = comment
+        .trim()
+        .trim_start_matches("mating-first-moves=")
+        .split(',')
+        .collect();
+    let (setup, claimed) = problem(problem_text.trim());
+    (setup, claimed, mates)
+}
+
 #[test]
 fn verdicts_of_the_worked_cases() {
     let text = common::read_data("verify_cases.txt");
@@ -67,13 +79,7 @@ fn second_solutions_match_the_oracle() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
-        let (problem_text, comment) = line.split_once('#').expect("oracle comment");
-        let mates: Vec<&str> = comment
-            .trim()
-            .trim_start_matches("mating-first-moves=")
-            .split(',')
-            .collect();
-        let (setup, claimed) = problem(problem_text.trim());
+        let (setup, claimed, mates) = oracle_problem(line);
         let v = verify::verify(&setup, claimed.as_deref(), &options(false));
         let at_first = v.flaws.iter().find_map(|f| match f {
             Flaw::SecondSolution { ply: 1, mv, .. } => Some(mv.to_string()),
@@ -112,13 +118,7 @@ fn promotion_choice_is_a_cook_unless_tolerated() {
     let text = common::read_data("verify_promotion_choice.txt");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let (problem_text, comment) = line.split_once('#').expect("oracle comment");
-        let mates: Vec<&str> = comment
-            .trim()
-            .trim_start_matches("mating-first-moves=")
-            .split(',')
-            .collect();
-        let (setup, claimed) = problem(problem_text.trim());
+        let (setup, claimed, mates) = oracle_problem(line);
         let first = claimed.as_ref().expect("a claimed solution")[0].clone();
         let twin = if first.ends_with('+') {
             first.trim_end_matches('+').to_string()

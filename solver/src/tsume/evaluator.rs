@@ -157,16 +157,6 @@ impl<'t> Evaluator<'t> {
         Ok(kind == Kind::Proven)
     }
 
-    /// [`Evaluator::raw_mate_exists`] that gives up after `cap` nodes (`Ok(None)`).
-    pub fn raw_mate_exists_capped(&mut self, pos: &Position, cap: u64) -> Eval<Option<bool>> {
-        let (kind, _) = self.dfpn_capped(pos, crate::dfpn::MAX_LENGTH, Defences::All, Some(cap))?;
-        Ok(match kind {
-            Kind::Proven => Some(true),
-            Kind::Disproven => Some(false),
-            Kind::Unknown => None,
-        })
-    }
-
     /// The shortest mate of the lower-bound game from `pos` if it is within `within` plies
     /// (found by shortening a first proof until "within L − 2" is disproven).
     pub fn lower_bound_length(&mut self, pos: &Position, within: i32) -> Eval<Option<i32>> {

@@ -400,9 +400,7 @@ impl Verifier<'_> {
             let pieces = removable_pieces(pos);
             let mut found: Vec<Option<Flaw>> = vec![None; pieces.len()];
             let mut pending: Vec<usize> = (0..pieces.len()).collect();
-            for (round, share) in ROUND_SHARES.iter().enumerate() {
-                let last = round + 1 == ROUND_SHARES.len();
-                let budget = (self.options.budget / share).max(1);
+            for (budget, last) in round_budgets(self.options.budget) {
                 let mut left = Vec::new();
                 for i in pending {
                     let piece = pieces[i];
@@ -561,9 +559,18 @@ fn longer_defence(
     Ok(found)
 }
 
-/// The 余詰 search decides the other checks in rounds, each check getting 1/64, then 1/8,
+/// The 余詰 and 不要駒 checks are decided in rounds, each check getting 1/64, then 1/8,
 /// then all of the budget (measured on shtsume_tsume50: 1/512 first adds nothing).
 const ROUND_SHARES: [u64; 3] = [64, 8, 1];
+
+/// The per-search budgets of the rounds for a full `budget`, each with whether it is the
+/// last round (where running out is final).
+fn round_budgets(budget: u64) -> impl Iterator<Item = (u64, bool)> {
+    ROUND_SHARES
+        .iter()
+        .enumerate()
+        .map(move |(i, &share)| ((budget / share).max(1), i + 1 == ROUND_SHARES.len()))
+}
 
 /// Other mating checks along a solution: the first cook, and the promotion twins tolerated
 /// before it.
@@ -615,11 +622,9 @@ fn second_solution(
         tolerated: Vec::new(),
     };
     let mut undecided = None;
-    for share in ROUND_SHARES {
-        // The last round is the plain search under the evaluator's limits.
-        let cap = (share > 1)
-            .then(|| ev.limits.per_search.map(|b| (b / share).max(1)))
-            .flatten();
+    let full = ev.limits.per_search;
+    for (budget, last) in round_budgets(full.unwrap_or(u64::MAX)) {
+        ev.limits.per_search = Some(budget);
         let mut left = Vec::new();
         for &(ply, other, m) in &pending {
             if others
@@ -636,12 +641,8 @@ fn second_solution(
                 pos.do_move(mv);
             }
             pos.do_move(other);
-            let mates = match cap {
-                Some(cap) => ev.raw_mate_exists_capped(&pos, cap),
-                None => ev.raw_mate_exists(&pos).map(Some),
-            };
-            match mates {
-                Ok(Some(true)) => {
+            match ev.raw_mate_exists(&pos) {
+                Ok(true) => {
                     let promotion_choice = is_promotion_twin(m, other);
                     if allow_twins && promotion_choice {
                         others.tolerated.push((ply, other));
@@ -653,8 +654,8 @@ fn second_solution(
                         });
                     }
                 }
-                Ok(Some(false)) => {}
-                Ok(None) => left.push((ply, other, m)),
+                Ok(false) => {}
+                Err(Stop::Nodes) if !last => left.push((ply, other, m)),
                 Err(e) => {
                     undecided.get_or_insert(e);
                 }
@@ -665,6 +666,7 @@ fn second_solution(
             break;
         }
     }
+    ev.limits.per_search = full;
     others.tolerated.sort_by_key(|&(ply, _)| ply);
     if let Some(cook_ply) = others.cook.as_ref().and_then(Flaw::ply) {
         others.tolerated.retain(|&(ply, _)| ply < cook_ply);
