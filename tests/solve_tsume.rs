@@ -107,7 +107,7 @@ fn rules_doc_worked_checks() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 9, "every worked check of the rules doc ran");
+    assert_eq!(checked, 10, "every worked check of the rules doc ran");
 }
 
 /// The source's tsume expectation of a tricky-rules line.
@@ -290,4 +290,26 @@ fn zuko091_interposed_pawn_is_needed() {
         checked += 1;
     }
     assert_eq!(checked, 2);
+}
+
+/// 将棋図巧 No. 74 (29 in the book): after `7e8f` the drop `P*6h` next to the king needs
+/// the whole remaining length, so the far drop `P*7g`, captured by the checker with the
+/// same finish, is useless (interpositions are judged from the king outward). Counting it,
+/// as a rule that compares only with the non-interposition defences does, gives 31.
+#[test]
+fn zuko074_far_interposition_is_useless_beside_a_nearer_one() {
+    let sfen = "9/9/7s1/8p/2B+p1+PG1P/4+B2pL/7s1/+p1+r1k1p1G/3N3L1 b RS2gs3n2l11p 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let report = tsume::solve(&pos, &options_with_hash(64));
+    let Outcome::Mate { moves } = &report.report.outcome else {
+        panic!("{sfen}: {:?}", report.report.outcome);
+    };
+    assert_tsume_line(&pos, moves, sfen);
+    assert_eq!(moves.len(), 29, "{sfen}");
+    let line: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(
+        line[6..8],
+        ["7e8f", "P*6h"],
+        "{sfen}: the nearer drop is the defence"
+    );
 }

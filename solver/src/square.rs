@@ -94,6 +94,18 @@ impl Square {
         }
     }
 
+    /// King-step (Chebyshev) distance: along a rank, file or diagonal, the number of steps.
+    #[inline]
+    pub const fn distance(self, other: Square) -> u8 {
+        let df = self.file().abs_diff(other.file());
+        let dr = self.rank().abs_diff(other.rank());
+        if df > dr {
+            df
+        } else {
+            dr
+        }
+    }
+
     pub fn all() -> impl Iterator<Item = Square> {
         (0..81u8).map(Square)
     }

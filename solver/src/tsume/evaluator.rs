@@ -12,12 +12,15 @@
 //! Only where the bounds disagree does the evaluator expand the node itself and apply the
 //! definition: at a defender node with budget `r`, every defence other than an
 //! interposition must be mate within `r − 1`; an interposition at `s` must be mate within
-//! `r − 1` too, unless it is useless: the defences other than interpositions already need
-//! the full `r` plies (`W0 = r`), and some check capturing on `s` leads to a position that
-//! is mate within `r` with the captured piece taken out of the attacker's hand (the piece
-//! never used). An interposition that is useless relative to a shorter `W0` adds at most
-//! one ply to its own branch and is then within `r − 1` anyway, so `W0 = r` is the only case
-//! where the rule changes the answer.
+//! `r − 1` too, unless it is useless. Interpositions are judged from the king outward: the
+//! one at `s` is useless when the defences that judge it — those other than
+//! interpositions, and the interpositions on squares strictly nearer the king — already
+//! need the full `r` plies (`W(s) = r`), and some check capturing on `s` leads to a position
+//! that is mate within `r` with the captured piece taken out of the attacker's hand (the
+//! piece never used). An interposition that is useless relative to a shorter `W(s)` adds at
+//! most one ply to its own branch and is then within `r − 1` anyway, so `W(s) = r` is the
+//! only case where the rule changes the answer. The lower-bound game drops the condition on
+//! `W(s)` and the raw game the whole rule, so both still bound this predicate.
 //!
 //! Results are memoised per exact position (both hands) and budget: the tsume predicate is
 //! not monotone in the attacker's hand (a bigger hand can shorten `W0` and turn a useless
@@ -283,11 +286,14 @@ impl<'t> Evaluator<'t> {
     }
 
     /// The rules doc's definition at a defender node the bounds did not settle.
+    /// Interpositions are judged from the king outward: the one on `s` is useless only
+    /// relative to the defences other than interpositions and the interpositions strictly
+    /// closer to the king (see [`Evaluator::needs_whole_length`]).
     fn expand_and(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
         let mut evasions = MoveList::new();
         movegen::generate_evasions(pos, &mut evasions);
         let squares = movegen::interposition_squares(pos);
-        let (interpositions, others): (Vec<Move>, Vec<Move>) = evasions
+        let (mut interpositions, others): (Vec<Move>, Vec<Move>) = evasions
             .iter()
             .partition(|&&m| movegen::is_interposition(pos, squares, m));
         for &d in &others {
@@ -298,10 +304,32 @@ impl<'t> Evaluator<'t> {
                 return Ok(false);
             }
         }
-        let mut others_need_all: Option<bool> = None;
-        for &d in &interpositions {
+        if let Some(king) = pos.king(pos.side_to_move()) {
+            // Stable: on one square, the generation order.
+            interpositions.sort_by_key(|m| m.to().distance(king));
+        }
+        // (distance from the king, whether the defences nearer than that need all `r`).
+        let mut whole_length: Option<(u8, bool)> = None;
+        for (i, &d) in interpositions.iter().enumerate() {
             pos.do_move(d);
-            let outcome = self.interposition_fails(pos, r, d, &others, &mut others_need_all);
+            let outcome = self.interposition_fails(pos, r, d, |ev, pos| {
+                let king = pos
+                    .king(!pos.side_to_move())
+                    .expect("the defender has a king");
+                let distance = d.to().distance(king);
+                if let Some((at, need)) = whole_length {
+                    if at == distance {
+                        return Ok(need);
+                    }
+                }
+                let nearer = interpositions[..i]
+                    .iter()
+                    .filter(|m| m.to().distance(king) < distance);
+                let defences: Vec<Move> = others.iter().chain(nearer).copied().collect();
+                let need = ev.needs_whole_length(pos, r, &defences)?;
+                whole_length = Some((distance, need));
+                Ok(need)
+            });
             pos.undo_move();
             if outcome? {
                 return Ok(false);
@@ -311,44 +339,40 @@ impl<'t> Evaluator<'t> {
     }
 
     /// After the interposition `d` (played on `pos`): whether it refutes "mate within `r`"
-    /// at its parent, i.e. is neither mate within `r − 1` nor useless.
+    /// at its parent, i.e. is neither mate within `r − 1` nor useless. `nearer_need_all`
+    /// tells (lazily: it costs searches) whether the defences that judge `d` need all `r`
+    /// plies.
     fn interposition_fails(
         &mut self,
         pos: &mut Position,
         r: i32,
         d: Move,
-        others: &[Move],
-        others_need_all: &mut Option<bool>,
+        nearer_need_all: impl FnOnce(&mut Self, &mut Position) -> Eval<bool>,
     ) -> Eval<bool> {
         if self.mate_or(pos, r - 1)? {
             return Ok(false);
         }
-        // W0 = r: some defence other than an interposition is not mate within r − 3 (or,
-        // with none, r = 0).
-        let w0_is_r = match *others_need_all {
-            Some(v) => v,
-            None => {
-                let v = self.others_need(pos, r, others)?;
-                *others_need_all = Some(v);
-                v
-            }
-        };
-        if !w0_is_r {
+        if !nearer_need_all(self, pos)? {
             return Ok(true);
         }
         Ok(!self.captured_and_mated(pos, d.to(), r)?)
     }
 
-    /// With the interposition undone temporarily: whether some defence in `others` is not
-    /// mate within `r − 3` (then the defences other than interpositions need all `r` plies).
-    fn others_need(&mut self, pos: &mut Position, r: i32, others: &[Move]) -> Eval<bool> {
-        if others.is_empty() {
+    /// With the interposition (the last move of `pos`) undone temporarily: whether some
+    /// defence in `defences` is not mate within `r − 3`, i.e. the defender already needs all
+    /// `r` plies without the interposition (with no defence at all, whether `r` is 0).
+    ///
+    /// A useless defence among them counts as needing all `r` plies: it is useless only
+    /// when a counted defence nearer still does, so the answer is the same (and an
+    /// effective one refutes the node anyway).
+    fn needs_whole_length(&mut self, pos: &mut Position, r: i32, defences: &[Move]) -> Eval<bool> {
+        if defences.is_empty() {
             return Ok(r == 0);
         }
         let d = pos.last_move().expect("the interposition was played");
         pos.undo_move();
         let mut result = Ok(false);
-        for &o in others {
+        for &o in defences {
             pos.do_move(o);
             let short = self.mate_or(pos, r - 3);
             pos.undo_move();
