@@ -78,7 +78,7 @@ enum Command {
         #[arg(long, requires = "json")]
         variations: bool,
     },
-    /// Check problems for soundness (rules doc §3): exact length, best play (変長), no
+    /// Check problems for soundness (docs/rules.md §3): exact length, best play (変長), no
     /// leftover (駒余り), unique (余詰), no unnecessary piece (不要駒). Exit code: 0 when
     /// every problem is sound, 1 when any is flawed or unproven, 2 for bad input.
     Verify {
@@ -99,7 +99,7 @@ enum Command {
         skip_unnecessary: bool,
         /// Tolerate a non-final attacker move whose other promotion choice also mates
         /// (成生非限定: a blemish, not a cook, by the usual convention of problem books; the
-        /// rules doc, and so the default, count it as 余詰). Listed as `promotion_choices`.
+        /// rules (docs/rules.md), and so the default, count it as 余詰). Listed as `promotion_choices`.
         #[arg(long)]
         allow_promotion_choice: bool,
         /// Give the defender every piece not on the board or in the attacker's hand.
@@ -175,7 +175,7 @@ struct GenerateArgs {
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Rules {
-    /// Useless interpositions (無駄合) neither count nor appear (rules doc §2).
+    /// Useless interpositions (無駄合) neither count nor appear (docs/rules.md §2).
     Tsume,
     /// Every legal defence counts, useless interpositions included (KomoringHeights style).
     Raw,

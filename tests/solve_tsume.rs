@@ -110,7 +110,8 @@ fn rules_doc_worked_checks() {
     assert_eq!(checked, 10, "every worked check of the rules doc ran");
 }
 
-/// The source's tsume expectation of a tricky-rules line.
+/// The source's tsume expectation of a tricky-rules line (or the two-ply rule's, where the
+/// data gives one).
 #[derive(Debug)]
 enum SourceExpects {
     Mate(usize),
@@ -125,9 +126,11 @@ fn source_expects(line: &str) -> Option<(String, SourceExpects)> {
         .take(4)
         .collect::<Vec<_>>()
         .join(" ");
+    // The two-ply rule's answer where it differs from the source's (older convention).
     let value = line
-        .split("source-expects=")
-        .nth(1)?
+        .split("two-ply-expects=")
+        .nth(1)
+        .or_else(|| line.split("source-expects=").nth(1))?
         .split_whitespace()
         .next()?;
     let e = if value == "nomate" {
@@ -312,4 +315,22 @@ fn zuko074_far_interposition_is_useless_beside_a_nearer_one() {
         ["7e8f", "P*6h"],
         "{sfen}: the nearer drop is the defence"
     );
+}
+
+/// 将棋図巧 No. 59 (29 in the book). Its longest defence leads to 31 plies that end with a
+/// bishop left over; another defence mates in 29 with no piece left, and by the two-ply
+/// rule (2手変長ルール) that one is best play.
+#[test]
+fn zuko059_two_ply_rule() {
+    let sfen = "9/9/pR7/9/5l1n1/5p1R1/1g+p1S1+bG1/S1kN1SP1+p/3g1b3 b GS2n3l13p 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let report = tsume::solve(&pos, &options_with_hash(64));
+    let Outcome::Mate { moves } = &report.report.outcome else {
+        panic!("{sfen}: {:?}", report.report.outcome);
+    };
+    assert_tsume_line(&pos, moves, sfen);
+    assert_eq!(moves.len(), 29, "{sfen}");
+    let mut end = pos.clone();
+    let left = tsume::hand_after_line(&mut end, moves, pos.side_to_move());
+    assert!(left.is_empty(), "{sfen}: {left:?} left over");
 }

@@ -67,7 +67,7 @@ fn verdicts_of_the_worked_cases() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 10);
+    assert_eq!(checked, 12);
 }
 
 /// 余詰 at the first move exactly when cshogi's DfPn finds more than one mating first move.
@@ -241,4 +241,17 @@ fn verify_exit_codes_and_json() {
     let o = common::tsume(&["verify", dir.join("missing.txt").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The two-ply rule (2手変長ルール): in tricky_rules.txt's antma_t9_03 the defence `9c8c`
+/// lasts 2 plies longer than the line's `9c9b` but ends with a pawn left over, so the
+/// 7-ply line is best play: no 変長 and no length flaw (its pawn at 7c is a 不要駒, not
+/// checked here).
+#[test]
+fn a_two_ply_longer_defence_with_pieces_left_over_is_no_henchou() {
+    let line = "ln7/1k2s4/1pp6/p8/9/3L5/9/9/9 b RBGNrb3g3s2n2l15p 1 moves G*7b 8b9c B*7e 8c8d N*8e 9c9b R*8b";
+    let (setup, claimed) = problem(line);
+    let v = verify::verify(&setup, claimed.as_deref(), &options(false));
+    assert!(v.is_sound(), "{:?}", v.flaws);
+    assert_eq!(v.length, Some(7));
 }

@@ -1,13 +1,21 @@
 //! The tsume-rules mate predicate: "is this position mate within `r` plies when useless
-//! interpositions (無駄合) do not count?", decided exactly by the rules doc's definition.
+//! interpositions (無駄合) do not count?", decided exactly by the rules' definition
+//! (`docs/rules.md` §2).
+//!
+//! Lengths are values under the two-ply rule (2手変長ルール): a line that ends with attacker
+//! pieces in hand counts 2 plies shorter. With that count, best play (the defender avoids
+//! a line exactly 2 plies longer that ends with pieces left over) is a plain minimax whose
+//! mated leaves are worth 0, or −2 with pieces in hand; a value moves by at most 2 when its
+//! leaves do.
 //!
 //! Two df-pn games bound the tsume length `T` of a position:
-//! - the *raw* game (every evasion counts) is at least as long: mate within `r` there
-//!   proves tsume mate within `r`, and no raw mate at all means no tsume mate;
+//! - the *raw* game (every evasion counts, plain lengths) is at least as long: mate within
+//!   `r` there proves tsume mate within `r`, and no raw mate at all means no tsume mate;
 //! - the game where an interposition is excused as soon as capturing it and mating without
 //!   the captured piece fits the interposing node's budget (`Defences::Tsume`: the rule
-//!   without its condition on the other defences) is at most as long: no mate within `r`
-//!   there disproves tsume mate within `r`.
+//!   without its condition on the other defences) is at most as long in plain lengths, so
+//!   at most 2 longer in values: no mate within `r + 2` there disproves tsume mate within
+//!   `r`.
 //!
 //! Only where the bounds disagree does the evaluator expand the node itself and apply the
 //! definition: at a defender node with budget `r`, every defence other than an
@@ -72,7 +80,7 @@ fn table_key_after(pos: &Position, m: Move) -> u64 {
 pub struct Evaluator<'t> {
     raw: &'t mut Table,
     lower_bound: &'t mut Table,
-    memo: HashMap<(u64, u16), bool>,
+    memo: HashMap<(u64, i32), bool>,
     pub attacker: Color,
     pub limits: EvalLimits,
     /// Nodes searched by every sub-search so far.
@@ -182,9 +190,18 @@ impl<'t> Evaluator<'t> {
     /// The quick answer of the two bounding games, if they settle it. The lower-bound
     /// game goes first: its disproof settles "no", and only after its proof can the raw
     /// game's (harder) proof settle "yes".
-    fn bounds(&mut self, pos: &Position, r: u16) -> Eval<Option<bool>> {
+    ///
+    /// Both games count plain lengths, and the value here counts a line that ends with
+    /// pieces left over 2 plies shorter (see [`Evaluator::mate_or`]): a raw mate within `r`
+    /// is still one here, but only the lower-bound game's disproof within `r + 2` rules one
+    /// out (its value, a minimax over the same tree, moves by at most 2 when the leaves
+    /// do).
+    fn bounds(&mut self, pos: &Position, r: i32) -> Eval<Option<bool>> {
+        if r < 0 {
+            return Ok(None);
+        }
         let before = self.nodes;
-        if let (Kind::Disproven, _) = self.dfpn(pos, r, Defences::Tsume)? {
+        if let (Kind::Disproven, _) = self.dfpn(pos, (r + 2) as u16, Defences::Tsume)? {
             return Ok(Some(false));
         }
         if r > 0 {
@@ -192,7 +209,7 @@ impl<'t> Evaluator<'t> {
             // just found, unless a useless interposition stands in the way: then it would
             // only disprove, at great cost, what the expansion decides anyway.
             let cap = RAW_CAP_FACTOR * (self.nodes - before) + RAW_CAP_MIN;
-            match self.dfpn_capped(pos, r, Defences::All, Some(cap))? {
+            match self.dfpn_capped(pos, r as u16, Defences::All, Some(cap))? {
                 (Kind::Proven, _) => return Ok(Some(true)),
                 (Kind::Disproven, NO_MATE) => return Ok(Some(false)),
                 _ => {}
@@ -201,10 +218,27 @@ impl<'t> Evaluator<'t> {
         Ok(None)
     }
 
+    /// The value of a mated defender node: 0, or −2 when the attacker has pieces left over
+    /// (the two-ply rule, see [`Evaluator::mate_or`]).
+    pub fn mated_value(&self, pos: &Position) -> i32 {
+        if pos.hand(self.attacker).is_empty() {
+            0
+        } else {
+            -2
+        }
+    }
+
     /// Attacker to move: is there a check after which the defender is tsume-mated within
     /// `r − 1` plies?
+    ///
+    /// Lengths here are values under the two-ply rule (2手変長ルール): a line that ends with
+    /// attacker pieces in hand counts 2 plies shorter than it is. With that count the rules
+    /// doc's best play is a plain minimax: the defender takes a longest defence, and a
+    /// defence whose line is exactly 2 plies longer but ends with pieces left over ties
+    /// with the one that does not (both sides then prefer the line without, the shorter
+    /// one); a mate in 1 that keeps a piece is worth −1, so `r` goes down to −1.
     pub fn mate_or(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
-        if r < 1 {
+        if r < -1 {
             return Ok(false);
         }
         self.settle(pos, r, Self::expand_or)
@@ -261,11 +295,11 @@ impl<'t> Evaluator<'t> {
         r: i32,
         expand: fn(&mut Self, &mut Position, i32) -> Eval<bool>,
     ) -> Eval<bool> {
-        let key = (pos.full_key(), r as u16);
+        let key = (pos.full_key(), r);
         if let Some(&v) = self.memo.get(&key) {
             return Ok(v);
         }
-        let value = match self.bounds(pos, r as u16)? {
+        let value = match self.bounds(pos, r)? {
             Some(v) => v,
             None => expand(self, pos, r)?,
         };
@@ -274,15 +308,65 @@ impl<'t> Evaluator<'t> {
     }
 
     /// Defender to move, in check: is it tsume-mated within `r` plies (useless
-    /// interpositions not counted)?
+    /// interpositions not counted, lengths under the two-ply rule as in
+    /// [`Evaluator::mate_or`])?
     pub fn mate_and(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
-        if r < 0 {
+        if r < -2 {
             return Ok(false);
         }
         if !movegen::has_legal_move(pos) {
-            return Ok(true);
+            return Ok(r >= self.mated_value(pos));
         }
         self.settle(pos, r, Self::expand_and)
+    }
+
+    /// Whether the defender-to-move `pos` ends a line: mated, or left only with
+    /// interpositions that change nothing (each useless, or captured with mate so that its
+    /// line is worth no more than the mate now).
+    pub fn ends_line(&mut self, pos: &mut Position) -> Eval<bool> {
+        let mut evasions = MoveList::new();
+        movegen::generate_evasions(pos, &mut evasions);
+        let squares = movegen::interposition_squares(pos);
+        if evasions
+            .iter()
+            .any(|&m| !movegen::is_interposition(pos, squares, m))
+        {
+            return Ok(false);
+        }
+        let mated = self.mated_value(pos);
+        self.mate_and(pos, mated)
+    }
+
+    /// Whether the defence `d` of the defender-to-move `pos`, whose value is `r`, is a
+    /// useless interposition (the rules doc's test, judged from the king outward).
+    pub fn is_useless_interposition(&mut self, pos: &mut Position, d: Move, r: i32) -> Eval<bool> {
+        let squares = movegen::interposition_squares(pos);
+        if !movegen::is_interposition(pos, squares, d) {
+            return Ok(false);
+        }
+        let Some(king) = pos.king(pos.side_to_move()) else {
+            return Ok(false);
+        };
+        let distance = d.to().distance(king);
+        let mut evasions = MoveList::new();
+        movegen::generate_evasions(pos, &mut evasions);
+        let judges: Vec<Move> = evasions
+            .iter()
+            .copied()
+            .filter(|&m| {
+                !movegen::is_interposition(pos, squares, m) || m.to().distance(king) < distance
+            })
+            .collect();
+        pos.do_move(d);
+        let useless = self.needs_whole_length(pos, r, &judges).and_then(|need| {
+            if need {
+                self.captured_and_mated(pos, d.to(), r)
+            } else {
+                Ok(false)
+            }
+        });
+        pos.undo_move();
+        useless
     }
 
     /// The rules doc's definition at a defender node the bounds did not settle.
@@ -360,14 +444,15 @@ impl<'t> Evaluator<'t> {
 
     /// With the interposition (the last move of `pos`) undone temporarily: whether some
     /// defence in `defences` is not mate within `r − 3`, i.e. the defender already needs all
-    /// `r` plies without the interposition (with no defence at all, whether `r` is 0).
+    /// `r` plies without the interposition (with no defence at all, whether `r` is the value
+    /// of the mate there and then).
     ///
     /// A useless defence among them counts as needing all `r` plies: it is useless only
     /// when a counted defence nearer still does, so the answer is the same (and an
     /// effective one refutes the node anyway).
     fn needs_whole_length(&mut self, pos: &mut Position, r: i32, defences: &[Move]) -> Eval<bool> {
         if defences.is_empty() {
-            return Ok(r == 0);
+            return Ok(r == self.mated_value(pos));
         }
         let d = pos.last_move().expect("the interposition was played");
         pos.undo_move();

@@ -1,4 +1,4 @@
-//! Tsume conventions on top of the df-pn search (rules doc §2–3).
+//! Tsume conventions on top of the df-pn search (`docs/rules.md` §2–3).
 //!
 //! - [`evaluator`]: the exact "tsume-mate within r" predicate, useless interpositions
 //!   (無駄合) not counted;
@@ -184,37 +184,46 @@ fn tsume_line(
     root: &mut Position,
     upper: u16,
 ) -> Result<(Vec<Move>, Vec<Move>), Stop> {
-    let length = tsume_length(ev, root, upper as i32)?;
-    let line = best_play_line(ev, root, length, &mut TieBreak::new())?;
+    let value = tsume_value(ev, root, upper as i32)?;
+    let line = best_play_line(ev, root, value, &mut TieBreak::new())?;
     let alternatives = final_alternatives(ev, root, &line)?;
     Ok((line, alternatives))
 }
 
-/// The tsume length of the attacker-to-move `pos`, known to be mate within `upper` plies
-/// (its raw length). The lower-bound game's shortest mate `P` bounds it from below, and
-/// nearly always equals it: the length is the least `r` from `P` up with tsume mate within
-/// `r`, or `upper`.
-pub fn tsume_length(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Stop> {
-    let Some(mut lower) = ev.lower_bound_length(pos, upper - 2)? else {
-        return Ok(upper);
+/// The tsume value of the attacker-to-move `pos`, known to be mate within `upper` plies
+/// (its raw length): its length under best play, a line that ends with pieces left over
+/// counted 2 plies shorter (the two-ply rule, see [`Evaluator::mate_or`]; a best-play line
+/// of value `v` is `v` plies long, or `v + 2` when it ends with pieces left over). The
+/// lower-bound game's shortest mate `P` bounds the value from below by `P − 2` (by `P`
+/// where no line ends with pieces left over), so it is the least `r` from there up with
+/// tsume mate within `r`, or `upper`.
+pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Stop> {
+    let least = match ev.lower_bound_length(pos, upper - 2)? {
+        Some(p) => p - 2,
+        None => upper - 2,
     };
-    while lower < upper {
-        if ev.mate_or(pos, lower)? {
-            return Ok(lower);
+    let mut r = least.max(-1);
+    while r < upper {
+        if ev.mate_or(pos, r)? {
+            return Ok(r);
         }
-        lower += 2;
+        r += 2;
     }
     Ok(upper)
 }
 
 /// Whether the defence `d` of the defender-to-move `pos` (of value `v`) is counted and
-/// reaches the value: mate within `v − 1` but not within `v − 3`.
+/// reaches the value: not a useless interposition, mate within `v − 1` but not within
+/// `v − 3`.
 pub fn is_longest_defence(
     ev: &mut Evaluator,
     pos: &mut Position,
     d: Move,
     v: i32,
 ) -> Result<bool, Stop> {
+    if ev.is_useless_interposition(pos, d, v)? {
+        return Ok(false);
+    }
     pos.do_move(d);
     let counted = ev.mate_or(pos, v - 1).and_then(|within| {
         if within {
@@ -227,100 +236,118 @@ pub fn is_longest_defence(
     counted
 }
 
-/// A best-play line of value `v` from `pos`: the attacker mates in the fewest plies (on the
-/// last move preferring one that keeps pieces in hand), the defender plays a longest
-/// counted defence, preferring one after which the attacker ends with no pieces in hand.
-/// Useless interpositions are never part of it. `tie_break` bounds the search for a line
-/// without pieces left over and tells whether it was cut short.
+/// A best-play line of value `v` (see [`tsume_value`]) from `pos`: the attacker mates in
+/// the fewest plies, the defender plays a longest counted defence; where two lines have the
+/// same value (one exactly 2 plies longer and ending with pieces left over, or equally long
+/// and both ending with or without), both sides prefer one after which the attacker ends
+/// with no pieces in hand. Useless interpositions are never part of it. `tie_break` bounds
+/// the search for a line without pieces left over and tells whether it was cut short.
 pub fn best_play_line(
     ev: &mut Evaluator,
     pos: &mut Position,
     v: i32,
     tie_break: &mut TieBreak,
 ) -> Result<Vec<Move>, Stop> {
-    let attacker_to_move = pos.side_to_move() == ev.attacker;
-    if attacker_to_move {
-        // Before the last move, the checks the tables know to mate first: each one tried
-        // before the mating one costs a disproof. (With several mating checks, a flaw,
-        // which one is shown may then depend on the tables.) The last move tries them all.
-        let checks = if v > 1 {
-            ev.checks_likeliest_first(pos, v - 1)
-        } else {
-            let mut checks = MoveList::new();
-            movegen::generate_checks(pos, &mut checks);
-            checks.iter().copied().collect()
-        };
-        let mut chosen: Option<Move> = None;
-        for m in checks {
-            pos.do_move(m);
-            let ok = ev.mate_and(pos, v - 1);
-            pos.undo_move();
-            if ok? {
-                let better = match chosen {
-                    None => true,
-                    // Last move: keep pieces in hand if some mate allows it.
-                    Some(c) => v == 1 && pos.hand_after(m).total() > pos.hand_after(c).total(),
-                };
-                if better {
-                    chosen = Some(m);
-                }
-                if v > 1 {
-                    break;
-                }
-            }
-        }
-        // None only if the searches contradict each other (a key collision): answer
-        // "unknown" rather than a wrong line.
-        let Some(m) = chosen else {
-            return Err(Stop::Nodes);
-        };
-        pos.do_move(m);
-        let rest = best_play_line(ev, pos, v - 1, tie_break);
-        pos.undo_move();
-        let mut line = vec![m];
-        line.extend(rest?);
-        Ok(line)
+    if pos.side_to_move() == ev.attacker {
+        attacker_line(ev, pos, v, tie_break)
     } else {
-        let mut evasions = MoveList::new();
-        movegen::generate_evasions(pos, &mut evasions);
-        if evasions.is_empty() || v == 0 {
-            return Ok(Vec::new());
-        }
-        // The defences the raw table thinks longest first: the first that is a longest
-        // counted defence and leaves no pieces in hand ends the search.
-        let mut order: Vec<(u16, Move)> = evasions
-            .iter()
-            .map(|&d| (ev.raw_hint_after(pos, d).unwrap_or(u16::MAX), d))
-            .collect();
-        order.sort_by_key(|&(l, d)| (std::cmp::Reverse(l), d.raw()));
-        let mut first: Option<Vec<Move>> = None;
-        for &(_, d) in &order {
-            if !is_longest_defence(ev, pos, d, v)? {
-                continue;
-            }
-            if first.is_some() && !tie_break.take() {
-                break;
-            }
-            pos.do_move(d);
-            let rest = best_play_line(ev, pos, v - 1, tie_break);
-            let mut line = vec![d];
-            let rest = match rest {
-                Ok(r) => r,
-                Err(e) => {
-                    pos.undo_move();
-                    return Err(e);
-                }
-            };
-            line.extend(rest);
-            let leftover = hand_after_line(pos, &line[1..], ev.attacker);
-            pos.undo_move();
-            if leftover.is_empty() {
-                return Ok(line);
-            }
-            first.get_or_insert(line);
-        }
-        first.ok_or(Stop::Nodes)
+        defender_line(ev, pos, v, tie_break)
     }
+}
+
+/// [`best_play_line`] with the attacker to move.
+fn attacker_line(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    v: i32,
+    tie_break: &mut TieBreak,
+) -> Result<Vec<Move>, Stop> {
+    // The checks the tables know to mate first: each one tried before the mating one
+    // costs a disproof. (With several mating checks, a flaw, which one is shown may then
+    // depend on the tables.)
+    let mut first: Option<Vec<Move>> = None;
+    for m in ev.checks_likeliest_first(pos, v - 1) {
+        pos.do_move(m);
+        let ok = ev.mate_and(pos, v - 1);
+        pos.undo_move();
+        if !ok? {
+            continue;
+        }
+        if first.is_some() && !tie_break.take() {
+            break;
+        }
+        if let Some(line) = line_after(ev, pos, m, v - 1, tie_break, &mut first)? {
+            return Ok(line);
+        }
+    }
+    // None only if the searches contradict each other (a key collision): answer
+    // "unknown" rather than a wrong line.
+    first.ok_or(Stop::Nodes)
+}
+
+/// [`best_play_line`] with the defender to move.
+fn defender_line(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    v: i32,
+    tie_break: &mut TieBreak,
+) -> Result<Vec<Move>, Stop> {
+    let mut evasions = MoveList::new();
+    movegen::generate_evasions(pos, &mut evasions);
+    if evasions.is_empty() || v < 0 {
+        return Ok(Vec::new());
+    }
+    // The defences the raw table thinks longest first: the first that is a longest
+    // counted defence and leaves no pieces in hand ends the search.
+    let mut order: Vec<(u16, Move)> = evasions
+        .iter()
+        .map(|&d| (ev.raw_hint_after(pos, d).unwrap_or(u16::MAX), d))
+        .collect();
+    order.sort_by_key(|&(l, d)| (std::cmp::Reverse(l), d.raw()));
+    let mut first: Option<Vec<Move>> = None;
+    for &(_, d) in &order {
+        if !is_longest_defence(ev, pos, d, v)? {
+            continue;
+        }
+        if first.is_some() && !tie_break.take() {
+            break;
+        }
+        if let Some(line) = line_after(ev, pos, d, v - 1, tie_break, &mut first)? {
+            return Ok(line);
+        }
+    }
+    match first {
+        Some(line) => Ok(line),
+        // No counted defence: mated but for useless interpositions.
+        None if v == 0 => Ok(Vec::new()),
+        None => Err(Stop::Nodes),
+    }
+}
+
+/// The line that starts with `m` from `pos` and goes on with a best-play line of value
+/// `v`: returned if it leaves the attacker no pieces in hand, else kept in `first` (if
+/// that is still empty) for want of a better one.
+fn line_after(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    m: Move,
+    v: i32,
+    tie_break: &mut TieBreak,
+    first: &mut Option<Vec<Move>>,
+) -> Result<Option<Vec<Move>>, Stop> {
+    pos.do_move(m);
+    let rest = best_play_line(ev, pos, v, tie_break);
+    let mut line = vec![m];
+    let leftover = rest.map(|rest| {
+        line.extend(rest);
+        !hand_after_line(pos, &line[1..], ev.attacker).is_empty()
+    });
+    pos.undo_move();
+    if !leftover? {
+        return Ok(Some(line));
+    }
+    first.get_or_insert(line);
+    Ok(None)
 }
 
 /// `attacker`'s hand after playing `line` from `pos` (left as it was).
@@ -353,7 +380,7 @@ pub fn final_alternatives(
     let mut result = Ok(Vec::new());
     for &m in checks.iter().filter(|&&m| m != last) {
         root.do_move(m);
-        let mates = ev.mate_and(root, 0);
+        let mates = ev.ends_line(root);
         root.undo_move();
         match (mates, &mut result) {
             (Ok(true), Ok(v)) => v.push(m),
@@ -377,8 +404,8 @@ pub struct DefenderPly {
     /// 1-based ply of the defender move on the line.
     pub ply: usize,
     /// Every legal defence but the line's, with its value: the plies to mate from the
-    /// defender's node when it is played (the defence included), or `None` for a useless
-    /// interposition (not counted).
+    /// defender's node when it is played (the defence included, along a best-play line
+    /// after it), or `None` for a useless interposition (not counted).
     pub alternatives: Vec<(Move, Option<u16>)>,
 }
 
@@ -408,9 +435,13 @@ pub fn variations(
         p.clear_history();
         let mut plies = Vec::new();
         let mut result = Ok(());
+        // Values under the two-ply rule: a line that ends with pieces left over counts 2
+        // plies shorter.
+        let leftover = !hand_after_line(&mut p, line, attacker).is_empty();
+        let shorter = if leftover { 2 } else { 0 };
         for (i, &m) in line.iter().enumerate() {
             if p.side_to_move() != attacker {
-                let value = (line.len() - i) as i32;
+                let value = (line.len() - i) as i32 - shorter;
                 match defender_alternatives(&mut ev, &mut p, m, value) {
                     Ok(alternatives) => plies.push(DefenderPly {
                         ply: i + 1,
@@ -439,21 +470,31 @@ fn defender_alternatives(
     movegen::generate_evasions(pos, &mut evasions);
     let mut out = Vec::new();
     for &d in evasions.iter().filter(|&&d| d != chosen) {
-        pos.do_move(d);
-        let value = (|| {
-            // Every counted defence is mate within v − 1 (the node's value is v): one that
-            // is not is a useless interposition.
-            if !ev.mate_or(pos, v - 1)? {
-                return Ok(None);
-            }
-            let mut r = 1;
-            while r < v - 1 && !ev.mate_or(pos, r)? {
-                r += 2;
-            }
-            Ok(Some((r + 1) as u16))
-        })();
-        pos.undo_move();
-        out.push((d, value?));
+        let value = if ev.is_useless_interposition(pos, d, v)? {
+            None
+        } else {
+            pos.do_move(d);
+            let value = defence_value(ev, pos, v + 1);
+            pos.undo_move();
+            value?
+        };
+        out.push((d, value));
     }
     Ok(out)
+}
+
+/// The plies to mate from the defender's node after the defence that led to the
+/// attacker-to-move `pos` (that defence included): the length of a best-play line from
+/// `pos` plus one, if its value is at most `most` (the two-ply rule's value, see
+/// [`tsume_value`]).
+fn defence_value(ev: &mut Evaluator, pos: &mut Position, most: i32) -> Result<Option<u16>, Stop> {
+    let mut r = -1;
+    while r < most {
+        if ev.mate_or(pos, r)? {
+            let line = best_play_line(ev, pos, r, &mut TieBreak::new())?;
+            return Ok(Some(line.len() as u16 + 1));
+        }
+        r += 2;
+    }
+    Ok(None)
 }

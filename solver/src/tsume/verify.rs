@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::{
-    best_play_line, final_alternatives, hand_after_line, tsume_length, EvalLimits, Evaluator,
+    best_play_line, final_alternatives, hand_after_line, tsume_value, EvalLimits, Evaluator,
     Tables, TieBreak,
 };
 use crate::dfpn::table::Table;
@@ -253,7 +253,10 @@ struct Verifier<'a> {
 
 /// A problem's value and line, or why they are not known.
 enum Solved {
-    Mate { length: usize },
+    /// The value under the two-ply rule (see [`tsume_value`]).
+    Mate {
+        value: i32,
+    },
     NoMate,
     Unproven(Stop),
 }
@@ -288,20 +291,18 @@ impl Verifier<'_> {
         let mut ev = Evaluator::new(self.raw, self.lower_bound, pos.side_to_move(), limits);
         let mut root = pos.clone();
         root.clear_history();
-        let r = tsume_length(&mut ev, &mut root, raw_length as i32);
+        let r = tsume_value(&mut ev, &mut root, raw_length as i32);
         self.nodes += ev.nodes;
         match r {
-            Ok(length) => Solved::Mate {
-                length: length as usize,
-            },
+            Ok(value) => Solved::Mate { value },
             Err(stop) => Solved::Unproven(stop),
         }
     }
 
     fn verify_position(&mut self, pos: &Position, claimed: Option<&[String]>) -> Verdict {
         let mut verdict = Verdict::default();
-        let length = match self.value(pos) {
-            Solved::Mate { length } => length,
+        let value = match self.value(pos) {
+            Solved::Mate { value } => value,
             Solved::NoMate => {
                 verdict.flaws.push(Flaw::NoMate);
                 return verdict;
@@ -313,23 +314,38 @@ impl Verifier<'_> {
                 return verdict;
             }
         };
-        verdict.length = Some(length);
         let attacker = pos.side_to_move();
         let limits = self.limits();
         let mut ev = Evaluator::new(self.raw, self.lower_bound, attacker, limits);
         let mut root = pos.clone();
         root.clear_history();
 
-        // The line to check: the claimed one, or the best-play line.
+        // The line to check: the claimed one, or the best-play line. A line of value `v`
+        // is `v` plies long, or `v + 2` when it ends with pieces left over.
         let mut tie_break = TieBreak::new();
         let line = match claimed {
             Some(moves) => match replay_claimed(&mut ev, &root, moves) {
                 Ok(line) => {
-                    if line.len() != length {
-                        verdict.flaws.push(Flaw::Length {
-                            best: length,
-                            claimed: line.len(),
-                        });
+                    let leftover = !hand_after_line(&mut root, &line, attacker).is_empty();
+                    if leftover || line.len() != value as usize {
+                        // The best-play line's length (value + 2 if it must end with
+                        // pieces left over) decides.
+                        match best_play_line(&mut ev, &mut root, value, &mut TieBreak::new()) {
+                            Ok(best) if best.len() != line.len() => {
+                                verdict.flaws.push(Flaw::Length {
+                                    best: best.len(),
+                                    claimed: line.len(),
+                                });
+                                verdict.length = Some(best.len());
+                            }
+                            Ok(best) => verdict.length = Some(best.len()),
+                            Err(stop) => verdict.flaws.push(Flaw::Unproven(format!(
+                                "solution line: {}",
+                                stop_name(stop)
+                            ))),
+                        }
+                    } else {
+                        verdict.length = Some(line.len());
                     }
                     line
                 }
@@ -339,8 +355,11 @@ impl Verifier<'_> {
                     return verdict;
                 }
             },
-            None => match best_play_line(&mut ev, &mut root, length as i32, &mut tie_break) {
-                Ok(line) => line,
+            None => match best_play_line(&mut ev, &mut root, value, &mut tie_break) {
+                Ok(line) => {
+                    verdict.length = Some(line.len());
+                    line
+                }
                 Err(stop) => {
                     verdict.flaws.push(Flaw::Unproven(format!(
                         "solution line: {}",
@@ -404,7 +423,7 @@ impl Verifier<'_> {
                 let mut left = Vec::new();
                 for i in pending {
                     let piece = pieces[i];
-                    found[i] = match self.sound_without(pos, piece, length, budget) {
+                    found[i] = match self.sound_without(pos, piece, value, budget) {
                         Ok(true) => Some(Flaw::Unnecessary(piece)),
                         Ok(false) => None,
                         Err(Stop::Nodes) if !last => {
@@ -425,12 +444,12 @@ impl Verifier<'_> {
     }
 
     /// Whether the problem with `piece` moved into the defender's hand is still sound with
-    /// the same length (then the piece is unnecessary).
+    /// the same value (then the piece is unnecessary).
     fn sound_without(
         &mut self,
         pos: &Position,
         piece: PieceAt,
-        length: usize,
+        value: i32,
         budget: u64,
     ) -> Result<bool, Stop> {
         let Ok(reduced) = Position::from_setup(&without_piece(&pos.to_setup(), piece)) else {
@@ -442,12 +461,11 @@ impl Verifier<'_> {
         let mut root = reduced.clone();
         let mut tie_break = TieBreak::new();
         let result = (|| {
-            // Same length or not, by bounded searches only: mate within L but not L − 2.
-            let length = length as i32;
-            if !ev.mate_or(&mut root, length)? || ev.mate_or(&mut root, length - 2)? {
+            // Same value or not, by bounded searches only: mate within v but not v − 2.
+            if !ev.mate_or(&mut root, value)? || ev.mate_or(&mut root, value - 2)? {
                 return Ok(false);
             }
-            let line = best_play_line(&mut ev, &mut root, length, &mut tie_break)?;
+            let line = best_play_line(&mut ev, &mut root, value, &mut tie_break)?;
             if !hand_after_line(&mut root, &line, attacker).is_empty() {
                 // Pieces left over make the reduced problem unsound, unless an untried
                 // defence leaves none: then it is not known.
@@ -515,7 +533,7 @@ fn replay_claimed(
     if line.len() % 2 == 0 {
         return Err(bad_end("the solution must end with an attacker move"));
     }
-    match ev.mate_and(&mut pos, 0) {
+    match ev.ends_line(&mut pos) {
         Ok(true) => Ok(line),
         Ok(false) => Err(bad_end("the last position is not mate")),
         Err(stop) => Err(Flaw::Unproven(format!(
@@ -525,28 +543,30 @@ fn replay_claimed(
     }
 }
 
-/// The first defender ply of `line` where the defender has a longer defence than the line.
+/// The defender ply of `line` where it stops being best play: the last defender ply whose
+/// node is not mate within what the line leaves (there the longer defence branches off;
+/// every ply before it fails too). Values under the two-ply rule: a line that ends with
+/// pieces left over counts 2 plies shorter, so a defence exactly 2 plies longer that ends
+/// with pieces left over is no 変長.
 fn longer_defence(
     ev: &mut Evaluator,
     root: &mut Position,
     line: &[Move],
 ) -> Result<Option<usize>, Stop> {
+    let leftover = !hand_after_line(root, line, ev.attacker).is_empty();
+    let shorter = if leftover { 2 } else { 0 };
     let mut found = None;
     let mut played = 0;
+    let mut result = Ok(());
     for (i, &m) in line.iter().enumerate() {
         if root.side_to_move() != ev.attacker {
-            let remaining = (line.len() - i) as i32;
+            let remaining = (line.len() - i) as i32 - shorter;
             match ev.mate_and(root, remaining) {
                 Ok(true) => {}
-                Ok(false) => {
-                    found = Some(i + 1);
-                    break;
-                }
+                Ok(false) => found = Some(i + 1),
                 Err(e) => {
-                    for _ in 0..played {
-                        root.undo_move();
-                    }
-                    return Err(e);
+                    result = Err(e);
+                    break;
                 }
             }
         }
@@ -556,7 +576,7 @@ fn longer_defence(
     for _ in 0..played {
         root.undo_move();
     }
-    Ok(found)
+    result.map(|()| found)
 }
 
 /// The 余詰 and 不要駒 checks are decided in rounds, each check getting 1/64, then 1/8,
