@@ -204,7 +204,9 @@ impl<'t> Evaluator<'t> {
         if let (Kind::Disproven, _) = self.dfpn(pos, (r + 2) as u16, Defences::Tsume)? {
             return Ok(Some(false));
         }
-        if r > 0 {
+        // Without a lower-bound mate within `r` the raw game has none either (it is at
+        // least as long in plain lengths): only the expansion can answer.
+        if r > 0 && self.dfpn(pos, r as u16, Defences::Tsume)?.0 != Kind::Disproven {
             // The raw game settles "yes" by a proof about as big as the lower-bound game's
             // just found, unless a useless interposition stands in the way: then it would
             // only disprove, at great cost, what the expansion decides anyway.
