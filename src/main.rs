@@ -171,6 +171,16 @@ struct GenerateArgs {
     /// Print the per-stage statistics as JSON on stdout at the end.
     #[arg(long)]
     stats: bool,
+    /// Resume from a pack whose last line was cut off by an interrupted write by dropping
+    /// that line (without it such a pack is refused).
+    #[arg(long)]
+    drop_truncated: bool,
+    /// Test hook: fail just before write N + 1 (appends and progress writes).
+    #[arg(long, hide = true)]
+    fault_after_writes: Option<u64>,
+    /// Test hook: with --fault-after-writes, write half of the failing write first.
+    #[arg(long, hide = true, requires = "fault_after_writes")]
+    fault_torn: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -343,11 +353,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// Checks `--time-limit`: a positive number of seconds.
+/// The largest `--time-limit`, in seconds (about 31 years): larger values would overflow
+/// the clock's deadline arithmetic.
+const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// Checks `--time-limit`: a positive number of seconds, at most [`MAX_TIME_LIMIT`].
 fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, String> {
     match seconds {
-        Some(t) if !(t.is_finite() && t > 0.0) => Err(format!(
-            "--time-limit must be a positive number of seconds, got {t}"
+        Some(t) if !(t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT) => Err(format!(
+            "--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:e}, got {t}"
         )),
         t => Ok(t.map(Duration::from_secs_f64)),
     }
@@ -385,6 +399,9 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         max_candidates,
         pieces,
         stats: print_stats,
+        drop_truncated,
+        fault_after_writes,
+        fault_torn,
     } = args;
     let (min_length, max_length) = match parse_lengths(&length) {
         Ok(l) => l,
@@ -411,6 +428,11 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         max_candidates,
         shape,
         hash_mb: 16,
+        drop_truncated,
+        fault: fault_after_writes.map(|after_writes| tsume_generator::run::Fault {
+            after_writes,
+            torn: fault_torn,
+        }),
     };
     let tty = std::io::stderr().is_terminal();
     let result = tsume_generator::run::run(&options, |p| {
@@ -444,6 +466,9 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
     }
     match result {
         Ok(stats) => {
+            for note in &stats.notes {
+                eprintln!("tsume: {note}");
+            }
             let accepted: usize = stats.accepted_per_length.values().sum();
             eprintln!(
                 "{accepted} problems accepted from {} candidates in {:.1}s; pack in {}",
