@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use tsume_solver::dfpn::search::Stop;
+use tsume_solver::dfpn::table::{Table, TableAllocError};
 use tsume_solver::dfpn::{self, Outcome, SolveOptions, SolveReport};
 use tsume_solver::perft::{perft, PerftMode};
 use tsume_solver::{notation, tsume, Position, Setup};
@@ -324,10 +325,24 @@ fn main() -> ExitCode {
                 time_limit,
                 ..SolveOptions::default()
             };
+            // The tables and the search thread are made here, fallibly: a --hash or an
+            // address-space limit the machine cannot meet is bad input, not an abort.
+            if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+                return bad_input(e);
+            }
             let (report, tsume_extras) = match rules {
-                Rules::Raw => (dfpn::solve(&pos, &options), None),
+                Rules::Raw => match Table::try_new(options.hash_mb) {
+                    Ok(mut table) => (dfpn::solve_with_table(&pos, &options, &mut table), None),
+                    Err(e) => return bad_input(e),
+                },
                 Rules::Tsume => {
-                    let t = tsume::solve(&pos, &options);
+                    let mut tables = match try_tables(options.hash_mb) {
+                        Ok(t) => t,
+                        Err(e) => return bad_input(e),
+                    };
+                    let t = tsume::solve_with_tables(&pos, &options, &mut tables);
+                    // Gone before `variations` makes its own.
+                    drop(tables);
                     let plies = match (&t.report.outcome, variations) {
                         (Outcome::Mate { moves }, true) => {
                             Some(tsume::variations(&pos, moves, &options).ok())
@@ -365,6 +380,15 @@ fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, String> {
         )),
         t => Ok(t.map(Duration::from_secs_f64)),
     }
+}
+
+/// The two tables of a tsume-rules search (as `tsume::Tables::new` splits `hash_mb`),
+/// allocated fallibly.
+fn try_tables(hash_mb: usize) -> Result<tsume::Tables, TableAllocError> {
+    Ok(tsume::Tables {
+        raw: Table::try_new(hash_mb.div_ceil(2).max(1))?,
+        lower_bound: Table::try_new((hash_mb / 2).max(1))?,
+    })
 }
 
 /// Parses `L` or `MIN-MAX`.
@@ -518,6 +542,19 @@ fn run_verify(
     };
     for (line, e) in &errors {
         eprintln!("tsume: {input}: line {line}: {e}");
+    }
+    // Each thread keeps its tables for the whole run: see that they all fit now, rather
+    // than abort when the first problem makes them.
+    if !problems.is_empty() {
+        let fit: Result<Vec<_>, _> = (0..threads.min(problems.len()))
+            .map(|_| try_tables(options.hash_mb))
+            .collect();
+        if let Err(e) = fit {
+            return bad_input(e);
+        }
+        if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+            return bad_input(e);
+        }
     }
     let (sound, flawed, unproven) = match verify::run(&problems, &options, json, threads) {
         Ok(c) => c,
