@@ -229,6 +229,15 @@ fn bad_files_name_the_line() {
     std::fs::write(&truncated, lines[..8].join("\n")).unwrap();
     assert_bad_file(&truncated, &["line 8", "truncated", "4 of 9 ranks"]);
 
+    // Cut before the diagram: not the start position (which has no mate: exit 1).
+    let headers_only = dir.join("headers_only.kifu");
+    std::fs::write(&headers_only, lines[..2].join("\n")).unwrap();
+    assert_bad_file(&headers_only, &["line 2", "no board diagram"]);
+    // CR-only line endings: one long line of headers, read as the start position before.
+    let cr = dir.join("cr_only.kifu");
+    std::fs::write(&cr, kifu.replace("\r\n", "\n").replace('\n', "\r")).unwrap();
+    assert_bad_file(&cr, &["line 1", "CR-only"]);
+
     // Shift-JIS bytes in a UTF-8 .kifu: the first line already is not UTF-8.
     let wrong = dir.join("shift_jis.kifu");
     std::fs::copy(cshogi_dir().join("mate3_w1.kif"), &wrong).unwrap();
