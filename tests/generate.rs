@@ -606,3 +606,33 @@ fn the_time_limit_is_kept_to_a_candidate() {
         assert!(stderr(&o).contains("--time-limit"), "{t}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn the_starter_pack_passes_the_resume_checks() {
+    // Made by an earlier version (no candidate numbers), with mates that leave only
+    // useless interpositions: rerunning its command finds it complete and changes nothing.
+    let dir = scratch("starter");
+    copy_dir(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/starter"),
+        &dir,
+    );
+    let o = generate_raw(
+        &dir,
+        &[
+            "--count",
+            "135",
+            "--length",
+            "3-19",
+            "--seed",
+            "1",
+            "--threads",
+            "2",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let starter = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/starter");
+    for name in ["pack.jsonl", "pack.sfen", "problems.kif", "manifest.json"] {
+        assert_eq!(read(&dir.join(name)), read(&starter.join(name)), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
