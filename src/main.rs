@@ -122,7 +122,7 @@ enum Command {
         /// pack file (`.jsonl`: one JSON object per line with `id`, `sfen`, `solution`).
         input: String,
         /// Output: the SVG file for an SFEN (`-` for stdout), a directory for a pack
-        /// (written as DIR/<id>.svg).
+        /// (written as DIR/{id}.svg).
         #[arg(long)]
         out: std::path::PathBuf,
         /// Draw the position after N plies of the moves (the pack's `solution`), with the

@@ -3,7 +3,7 @@
 //!
 //! [`parse`] returns the starting position as a validated [`Setup`] with the moves of the
 //! main line (variations after `変化：` are not read); every error carries the 1-based line
-//! number. [`write`] produces a record that ShogiHome, Kifu for Windows and similar tools
+//! number. [`write()`] produces a record that ShogiHome, Kifu for Windows and similar tools
 //! open. [`decode`] turns file bytes into text: `.kifu` files are UTF-8, `.kif` files are
 //! Shift-JIS (CP932) unless they say otherwise.
 //!
