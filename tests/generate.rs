@@ -636,3 +636,62 @@ fn the_starter_pack_passes_the_resume_checks() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_second_run_on_a_busy_directory_exits_2() {
+    // The reproduction: two runs of one command on one directory. The first holds
+    // the directory for its whole run; the second is refused and the pack stays whole.
+    let dir = scratch("busy");
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args(["generate", "--out", dir.to_str().unwrap()])
+        .args(["--count", "1000", "--length", "3-5", "--seed", "7"])
+        .args(["--threads", "1", "--time-limit", "20"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !dir.join("progress.json").exists() {
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "the first run wrote no progress"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = generate_raw(
+        &dir,
+        &[
+            "--count",
+            "1000",
+            "--length",
+            "3-5",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+        ],
+    );
+    let _ = first.kill();
+    let _ = first.wait();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(dir.to_str().unwrap()), "{}", stderr(&o));
+    // The first run's pack resumes cleanly: nothing was interleaved (the kill may have
+    // cut its last append, which is dropped on request).
+    let o = generate_raw(
+        &dir,
+        &[
+            "--count",
+            "1000",
+            "--length",
+            "3-5",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+            "--drop-truncated",
+            "--max-candidates",
+            "32",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
