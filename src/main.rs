@@ -458,6 +458,17 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
             torn: fault_torn,
         }),
     };
+    // Each worker keeps tables and starts search threads for the whole run: see now that
+    // they can be had, rather than abort in the middle of a batch.
+    let fit: Result<Vec<_>, _> = (0..options.threads)
+        .map(|_| try_tables(options.hash_mb))
+        .collect();
+    if let Err(e) = fit {
+        return bad_input(e);
+    }
+    if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+        return bad_input(e);
+    }
     let tty = std::io::stderr().is_terminal();
     let result = tsume_generator::run::run(&options, |p| {
         if !tty {

@@ -204,6 +204,27 @@ fn a_hash_larger_than_memory_is_bad_input_not_an_abort() {
 }
 
 #[test]
+fn generate_checks_its_tables_fit_before_starting() {
+    let dir = std::env::temp_dir().join(format!("tsume-cli-gen-{}", std::process::id()));
+    let o = tsume_limited(
+        40_000,
+        &[
+            "generate",
+            "--out",
+            dir.to_str().unwrap(),
+            "--count",
+            "1",
+            "--threads",
+            "2",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{}", stderr(&o));
+    assert!(stderr(&o).contains("MiB"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_small_address_space_still_solves() {
     // The search thread's 1 GB stack reservation did not fit: every solve panicked.
     let o = tsume_limited(800_000, &["solve", MATE3]);
