@@ -534,6 +534,26 @@ fn resume_checks_the_pack_before_generating() {
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+    // --drop-truncated drops nothing from a pack refused for another reason.
+    let dir = scratch("check-drop");
+    copy_dir(&whole, &dir);
+    let text = format!(
+        "{}\n{}",
+        edit(0, &|v| v["solution_ja"] = "▲１一飛打".into()),
+        &lines[1][..lines[1].len() / 2]
+    );
+    std::fs::write(dir.join("pack.jsonl"), &text).unwrap();
+    let mut drop = SMALL.to_vec();
+    drop.push("--drop-truncated");
+    let o = generate_raw(&dir, &drop);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("line 1: problem"), "{}", stderr(&o));
+    assert_eq!(
+        read(&dir.join("pack.jsonl")),
+        text,
+        "a refused pack was changed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
     // A progress.json no run writes.
     let dir = scratch("check-progress");
     copy_dir(&whole, &dir);

@@ -279,22 +279,6 @@ impl Pack {
             .append(true)
             .open(&path)
             .map_err(|e| io_error(&path, e))?;
-        match cut {
-            // A whole record that lost its newline: give it back, so that the next record
-            // is not glued onto it.
-            Cut::MissingNewline => {
-                (&file)
-                    .write_all(b"\n")
-                    .and_then(|_| file.sync_data())
-                    .map_err(|e| io_error(&path, e))?;
-            }
-            Cut::Drop(len) => {
-                file.set_len(len)
-                    .and_then(|_| file.sync_data())
-                    .map_err(|e| io_error(&path, e))?;
-            }
-            Cut::None => {}
-        }
         let mut pack = Pack {
             dir: dir.to_path_buf(),
             path,
@@ -332,6 +316,24 @@ impl Pack {
                 }
             }
             pack.pending.push_back((line, r));
+        }
+        // Repairs only once every record has passed: a refused file is left as it was.
+        match cut {
+            // A whole record that lost its newline: give it back, so that the next record
+            // is not glued onto it.
+            Cut::MissingNewline => {
+                (&pack.file)
+                    .write_all(b"\n")
+                    .and_then(|_| pack.file.sync_data())
+                    .map_err(|e| io_error(&pack.path, e))?;
+            }
+            Cut::Drop(len) => {
+                pack.file
+                    .set_len(len)
+                    .and_then(|_| pack.file.sync_data())
+                    .map_err(|e| io_error(&pack.path, e))?;
+            }
+            Cut::None => {}
         }
         if expect.is_none() {
             pack.hold_back_from(None);
