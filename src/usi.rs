@@ -201,8 +201,9 @@ pub fn run() {
 /// A reader thread feeds the lines to this loop, so `stop`, `quit`, `isready` and `usi` are
 /// answered while a search runs. Other commands that arrive during a search (`position`,
 /// `go`, `setoption`, …) wait until it has answered, and then run in order. At the end of
-/// the input the queued commands and the running search are finished (a plain `go
-/// infinite` is stopped), then the engine exits.
+/// the input the queued commands and the running search are finished (a search without a
+/// time limit, `go infinite` or `go mate infinite`, is stopped and answers), then the
+/// engine exits. A line that is not UTF-8 is reported with `info string` and skipped.
 pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
     let (tx, rx) = mpsc::channel::<Event>();
     let reader_tx = tx.clone();
