@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")"
 data=../tests/data
-mkdir -p corpus/sfen corpus/usi_move
+mkdir -p corpus/sfen corpus/usi_move corpus/kif corpus/csa
 
 seed() { # seed <dir> <text>: named by content hash, as libFuzzer names its inputs
     printf '%s' "$2" > "$1/$(printf '%s' "$2" | sha1sum | cut -c1-40)"
@@ -26,4 +26,8 @@ grep -v '^#' "$data/movegen_oracle.txt" | cut -f3 | tr ' ' '\n' | grep . | sort 
 for m in 7g7f 8h2b+ P*5e K*5e p*5e 7g7g 7g7j 7g7f++ 0g7f 7g7f+x 'P*5' '7g 7f'; do
     seed corpus/usi_move "$m"
 done
-echo "sfen: $(ls corpus/sfen | wc -l) inputs, usi_move: $(ls corpus/usi_move | wc -l) inputs"
+# KIF and CSA: the records cshogi wrote (Shift-JIS and UTF-8 KIF, CSA).
+cp "$data"/formats/cshogi/*.kif "$data"/formats/cshogi/*.kifu corpus/kif/
+cp "$data"/formats/cshogi/*.csa corpus/csa/
+echo "sfen: $(ls corpus/sfen | wc -l) inputs, usi_move: $(ls corpus/usi_move | wc -l) inputs," \
+    "kif: $(ls corpus/kif | wc -l), csa: $(ls corpus/csa | wc -l)"

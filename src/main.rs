@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use tsume_solver::dfpn::search::Stop;
+use tsume_solver::dfpn::table::{Table, TableAllocError};
 use tsume_solver::dfpn::{self, Outcome, SolveOptions, SolveReport};
 use tsume_solver::perft::{perft, PerftMode};
 use tsume_solver::{notation, tsume, Position, Setup};
@@ -121,7 +122,7 @@ enum Command {
         /// pack file (`.jsonl`: one JSON object per line with `id`, `sfen`, `solution`).
         input: String,
         /// Output: the SVG file for an SFEN (`-` for stdout), a directory for a pack
-        /// (written as DIR/<id>.svg).
+        /// (written as DIR/{id}.svg).
         #[arg(long)]
         out: std::path::PathBuf,
         /// Draw the position after N plies of the moves (the pack's `solution`), with the
@@ -171,6 +172,16 @@ struct GenerateArgs {
     /// Print the per-stage statistics as JSON on stdout at the end.
     #[arg(long)]
     stats: bool,
+    /// Resume from a pack whose last line was cut off by an interrupted write by dropping
+    /// that line (without it such a pack is refused).
+    #[arg(long)]
+    drop_truncated: bool,
+    /// Test hook: fail just before write N + 1 (appends and progress writes).
+    #[arg(long, hide = true)]
+    fault_after_writes: Option<u64>,
+    /// Test hook: with --fault-after-writes, write half of the failing write first.
+    #[arg(long, hide = true, requires = "fault_after_writes")]
+    fault_torn: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -314,10 +325,24 @@ fn main() -> ExitCode {
                 time_limit,
                 ..SolveOptions::default()
             };
+            // The tables and the search thread are made here, fallibly: a --hash or an
+            // address-space limit the machine cannot meet is bad input, not an abort.
+            if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+                return bad_input(e);
+            }
             let (report, tsume_extras) = match rules {
-                Rules::Raw => (dfpn::solve(&pos, &options), None),
+                Rules::Raw => match Table::try_new(options.hash_mb) {
+                    Ok(mut table) => (dfpn::solve_with_table(&pos, &options, &mut table), None),
+                    Err(e) => return bad_input(e),
+                },
                 Rules::Tsume => {
-                    let t = tsume::solve(&pos, &options);
+                    let mut tables = match try_tables(options.hash_mb) {
+                        Ok(t) => t,
+                        Err(e) => return bad_input(e),
+                    };
+                    let t = tsume::solve_with_tables(&pos, &options, &mut tables);
+                    // Gone before `variations` makes its own.
+                    drop(tables);
                     let plies = match (&t.report.outcome, variations) {
                         (Outcome::Mate { moves }, true) => {
                             Some(tsume::variations(&pos, moves, &options).ok())
@@ -343,14 +368,27 @@ fn main() -> ExitCode {
     }
 }
 
-/// Checks `--time-limit`: a positive number of seconds.
+/// The largest `--time-limit`, in seconds (about 31 years): larger values would overflow
+/// the clock's deadline arithmetic.
+const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// Checks `--time-limit`: a positive number of seconds, at most [`MAX_TIME_LIMIT`].
 fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, String> {
     match seconds {
-        Some(t) if !(t.is_finite() && t > 0.0) => Err(format!(
-            "--time-limit must be a positive number of seconds, got {t}"
+        Some(t) if !(t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT) => Err(format!(
+            "--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:e}, got {t}"
         )),
         t => Ok(t.map(Duration::from_secs_f64)),
     }
+}
+
+/// The two tables of a tsume-rules search (as `tsume::Tables::new` splits `hash_mb`),
+/// allocated fallibly.
+fn try_tables(hash_mb: usize) -> Result<tsume::Tables, TableAllocError> {
+    Ok(tsume::Tables {
+        raw: Table::try_new(hash_mb.div_ceil(2).max(1))?,
+        lower_bound: Table::try_new((hash_mb / 2).max(1))?,
+    })
 }
 
 /// Parses `L` or `MIN-MAX`.
@@ -385,6 +423,9 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         max_candidates,
         pieces,
         stats: print_stats,
+        drop_truncated,
+        fault_after_writes,
+        fault_torn,
     } = args;
     let (min_length, max_length) = match parse_lengths(&length) {
         Ok(l) => l,
@@ -411,7 +452,23 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         max_candidates,
         shape,
         hash_mb: 16,
+        drop_truncated,
+        fault: fault_after_writes.map(|after_writes| tsume_generator::run::Fault {
+            after_writes,
+            torn: fault_torn,
+        }),
     };
+    // Each worker keeps tables and starts search threads for the whole run: see now that
+    // they can be had, rather than abort in the middle of a batch.
+    let fit: Result<Vec<_>, _> = (0..options.threads)
+        .map(|_| try_tables(options.hash_mb))
+        .collect();
+    if let Err(e) = fit {
+        return bad_input(e);
+    }
+    if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+        return bad_input(e);
+    }
     let tty = std::io::stderr().is_terminal();
     let result = tsume_generator::run::run(&options, |p| {
         if !tty {
@@ -444,6 +501,9 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
     }
     match result {
         Ok(stats) => {
+            for note in &stats.notes {
+                eprintln!("tsume: {note}");
+            }
             let accepted: usize = stats.accepted_per_length.values().sum();
             eprintln!(
                 "{accepted} problems accepted from {} candidates in {:.1}s; pack in {}",
@@ -493,6 +553,19 @@ fn run_verify(
     };
     for (line, e) in &errors {
         eprintln!("tsume: {input}: line {line}: {e}");
+    }
+    // Each thread keeps its tables for the whole run: see that they all fit now, rather
+    // than abort when the first problem makes them.
+    if !problems.is_empty() {
+        let fit: Result<Vec<_>, _> = (0..threads.min(problems.len()))
+            .map(|_| try_tables(options.hash_mb))
+            .collect();
+        if let Err(e) = fit {
+            return bad_input(e);
+        }
+        if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+            return bad_input(e);
+        }
     }
     let (sound, flawed, unproven) = match verify::run(&problems, &options, json, threads) {
         Ok(c) => c,

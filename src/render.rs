@@ -399,12 +399,18 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
         ));
     }
     let mut last = None;
-    for (i, usi) in problem.moves[..ply].iter().enumerate() {
-        let m = pos
+    // Every move is checked, not only those drawn: a diagram of a line with an illegal
+    // move in it is bad input whatever `--move` says.
+    let mut after = pos.clone();
+    for (i, usi) in problem.moves.iter().enumerate() {
+        let m = after
             .parse_move(usi)
             .map_err(|e| format!("move {} ({usi}): {e}", i + 1))?;
-        pos.do_move(m);
-        last = Some(m);
+        after.do_move(m);
+        if i < ply {
+            pos.do_move(m);
+            last = Some(m);
+        }
     }
     Ok((
         pos,
@@ -440,6 +446,11 @@ fn is_pack_path(input: &str) -> bool {
 pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, String> {
     let ply = ply.unwrap_or(0);
     if is_pack_path(input) {
+        if out == Path::new("-") {
+            return Err(format!(
+                "--out - writes one diagram to stdout; {input} is a pack: give a directory"
+            ));
+        }
         return render_pack(Path::new(input), out, ply);
     }
     let problem = parse_sfen_with_moves(input)?;
@@ -472,10 +483,11 @@ fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, Stri
         let at = |msg: String| format!("{}:{line_no}: {msg}", path.display());
         let obj: serde_json::Value =
             serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
+        // A string, as `tsume html` reads it: one pack, one reading of it.
         let id = match obj.get("id") {
             Some(serde_json::Value::String(s)) => s.clone(),
-            Some(serde_json::Value::Number(n)) => n.to_string(),
-            _ => return Err(at("missing \"id\" (a string)".into())),
+            Some(v) => return Err(at(format!("\"id\" must be a string, got {v}"))),
+            None => return Err(at("missing \"id\" (a string)".into())),
         };
         if !safe_file_stem(&id) {
             return Err(at(format!(

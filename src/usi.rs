@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use tsume_solver::dfpn::table::Table;
+use tsume_solver::dfpn::table::{Table, TableAllocError};
 use tsume_solver::dfpn::{self, Outcome, Progress, SolveOptions, SolveReport};
 use tsume_solver::tsume::Tables;
 use tsume_solver::{tsume, Move, Position, Setup};
@@ -24,6 +24,12 @@ const ENGINE_NAME: &str = concat!("tsume ", env!("CARGO_PKG_VERSION"));
 const ENGINE_AUTHOR: &str = "the tsume developers";
 const DEFAULT_HASH_MB: usize = 256;
 const MAX_HASH_MB: usize = 65536;
+/// Stack of the thread that runs a `go`: it makes the tables and answers; the search
+/// itself recurses on the solver's search thread (`dfpn::on_search_thread`).
+const SEARCH_SETUP_STACK_BYTES: usize = 8 << 20;
+/// The largest time in a `go` command, in ms (about 31 years): larger would overflow the
+/// search's deadline.
+const MAX_GO_MS: u64 = 1_000_000_000_000;
 /// Kept back from a `go` time budget (byoyomi, movetime) for answering.
 const ANSWER_MARGIN: Duration = Duration::from_millis(100);
 
@@ -67,7 +73,16 @@ impl Kept {
 
 /// The one place that picks the solver for the rules; `kept` holds the tables from one
 /// search to the next (the answer never depends on them: they are cleared first).
-fn solve(rules: Rules, pos: &Position, options: &SolveOptions, kept: &KeptTables) -> SolveReport {
+///
+/// When the `USI_Hash` tables cannot be allocated, smaller ones are tried (halving), each
+/// refusal reported through `note`; `Err` when not even 1 MiB can be had.
+fn solve(
+    rules: Rules,
+    pos: &Position,
+    options: &SolveOptions,
+    kept: &KeptTables,
+    note: &dyn Fn(&str),
+) -> Result<SolveReport, String> {
     let mut slot = kept.lock().unwrap_or_else(|e| e.into_inner());
     if slot
         .as_ref()
@@ -75,17 +90,41 @@ fn solve(rules: Rules, pos: &Position, options: &SolveOptions, kept: &KeptTables
     {
         // The old tables go before the new ones are made: never both in memory.
         *slot = None;
-        let tables = match rules {
-            Rules::Raw => Kept::Raw(Table::new(options.hash_mb)),
-            Rules::Tsume => Kept::Tsume(Tables::new(options.hash_mb)),
+        let mut mb = options.hash_mb;
+        let tables = loop {
+            match make_tables(rules, mb) {
+                Ok(t) => break t,
+                Err(_) if mb > 1 => {
+                    note(&format!(
+                        "USI_Hash {mb} MiB cannot be allocated (not enough memory); trying {} MiB",
+                        mb / 2
+                    ));
+                    mb /= 2;
+                }
+                Err(e) => return Err(e.to_string()),
+            }
         };
+        // Kept under the size asked for, so that the next search does not try again.
         *slot = Some((options.hash_mb, tables));
     }
     let (_, tables) = slot.as_mut().expect("just made");
-    match tables {
+    Ok(match tables {
         Kept::Raw(table) => dfpn::solve_with_table(pos, options, table),
         Kept::Tsume(tables) => tsume::solve_with_tables(pos, options, tables).report,
-    }
+    })
+}
+
+/// The tables of a search under `rules` with `hash_mb` MiB in all, or why they cannot be
+/// allocated.
+fn make_tables(rules: Rules, hash_mb: usize) -> Result<Kept, TableAllocError> {
+    Ok(match rules {
+        Rules::Raw => Kept::Raw(Table::try_new(hash_mb)?),
+        // Split as `Tables::new` does.
+        Rules::Tsume => Kept::Tsume(Tables {
+            raw: Table::try_new(hash_mb.div_ceil(2).max(1))?,
+            lower_bound: Table::try_new((hash_mb / 2).max(1))?,
+        }),
+    })
 }
 
 /// Engine output: whole lines, flushed at once, from the reader and the search thread.
@@ -121,6 +160,8 @@ struct Running {
     handle: JoinHandle<()>,
     /// `go infinite`: the answer waits for `stop`.
     wait_for_stop: bool,
+    /// No time limit: stopped at the end of the input, which no `stop` can follow.
+    unbounded: bool,
     id: u64,
 }
 
@@ -139,6 +180,8 @@ struct Engine {
 /// What the main loop waits for.
 enum Event {
     Line(String),
+    /// A line that is not UTF-8 text (shown lossily).
+    NotText(String),
     /// The end of the input.
     Eof,
     /// The search thread with this id has sent its answer.
@@ -158,15 +201,37 @@ pub fn run() {
 /// A reader thread feeds the lines to this loop, so `stop`, `quit`, `isready` and `usi` are
 /// answered while a search runs. Other commands that arrive during a search (`position`,
 /// `go`, `setoption`, …) wait until it has answered, and then run in order. At the end of
-/// the input the queued commands and the running search are finished (a plain `go
-/// infinite` is stopped), then the engine exits.
+/// the input the queued commands and the running search are finished (a search without a
+/// time limit, `go infinite` or `go mate infinite`, is stopped and answers), then the
+/// engine exits. A line that is not UTF-8 is reported with `info string` and skipped.
 pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
     let (tx, rx) = mpsc::channel::<Event>();
     let reader_tx = tx.clone();
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if reader_tx.send(Event::Line(line)).is_err() {
+        let mut input = input;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    // A broken input is its end: say why, then finish as at the end.
+                    let _ = reader_tx.send(Event::NotText(format!("cannot read the input: {e}")));
+                    break;
+                }
+            }
+            let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
+            let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+            // One garbled line (a GUI's encoding, line noise) must not end the session.
+            let event = match std::str::from_utf8(bytes) {
+                Ok(line) => Event::Line(line.to_string()),
+                Err(_) => Event::NotText(format!(
+                    "ignored a line that is not UTF-8 text: {}",
+                    String::from_utf8_lossy(bytes)
+                )),
+            };
+            if reader_tx.send(event).is_err() {
                 return;
             }
         }
@@ -198,9 +263,12 @@ pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
             }
         }
         if eof {
+            // No `stop` can come any more: a search without a time limit (`go infinite`,
+            // `go mate infinite`; a GUI that died) is stopped and answers; timed ones
+            // finish.
             match &engine.running {
                 None => break,
-                Some(r) if r.wait_for_stop => r.stop.store(true, Ordering::Relaxed),
+                Some(r) if r.wait_for_stop || r.unbounded => r.stop.store(true, Ordering::Relaxed),
                 Some(_) => {}
             }
         }
@@ -215,6 +283,7 @@ pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
                     break;
                 }
             }
+            Event::NotText(message) => engine.info_string(&message),
             Event::Eof => eof = true,
             Event::SearchDone(id) => engine.finished(id),
         }
@@ -314,7 +383,10 @@ impl Engine {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let (kind, time_limit, wait_for_stop) = parse_go(args);
+        let (kind, time_limit, wait_for_stop, warnings) = parse_go(args);
+        for w in &warnings {
+            self.info_string(w);
+        }
         let answer_without_search = |out: &Out, msg: &str| {
             out.line(&format!("info string {msg}"));
             out.line(match kind {
@@ -361,16 +433,26 @@ impl Engine {
         let id = self.searches;
         let handle = std::thread::Builder::new()
             .name("search".to_string())
-            // Searches recurse thousands of plies deep.
-            .stack_size(1 << 30)
+            // The deep recursion runs on the solver's own search thread, not this one.
+            .stack_size(SEARCH_SETUP_STACK_BYTES)
             .spawn(move || {
+                let note = |s: &str| out.line(&format!("info string {s}"));
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    solve(rules, &pos, &options, &kept)
+                    solve(rules, &pos, &options, &kept, &note)
                 }));
                 let report = match result {
-                    Ok(r) => Some(r),
-                    Err(_) => {
-                        out.line("info string the search failed (internal error)");
+                    Ok(Ok(r)) => Some(r),
+                    Ok(Err(e)) => {
+                        note(&format!("no search: {e}"));
+                        None
+                    }
+                    Err(panic) => {
+                        let why = panic
+                            .downcast_ref::<String>()
+                            .map(String::as_str)
+                            .or_else(|| panic.downcast_ref::<&str>().copied())
+                            .unwrap_or("internal error");
+                        note(&format!("the search failed: {why}"));
                         None
                     }
                 };
@@ -389,6 +471,7 @@ impl Engine {
                     stop,
                     handle,
                     wait_for_stop,
+                    unbounded: time_limit.is_none(),
                     id,
                 })
             }
@@ -414,37 +497,57 @@ impl Engine {
     }
 }
 
-/// `go` arguments: what to answer, the time limit, and whether to hold the answer until
-/// `stop` (`go infinite`).
-fn parse_go(args: &[&str]) -> (GoKind, Option<Duration>, bool) {
-    let ms = |s: Option<&&str>| s.and_then(|s| s.parse::<u64>().ok());
+/// `go` arguments: what to answer, the time limit, whether to hold the answer until
+/// `stop` (`go infinite`), and warnings for the GUI. A time that is not a number of
+/// milliseconds is reported and ignored: `go mate abc` searches as `go mate infinite`,
+/// `go byoyomi abc` as if the byoyomi were not given.
+fn parse_go(args: &[&str]) -> (GoKind, Option<Duration>, bool, Vec<String>) {
+    let mut warnings = Vec::new();
+    let mut ms = |key: &str, s: Option<&&str>| -> Option<u64> {
+        let s = s?;
+        match s.parse::<u64>() {
+            Ok(v) if v <= MAX_GO_MS => Some(v),
+            _ => {
+                warnings.push(format!(
+                    "go {key}: {s:?} is not a time in milliseconds (0..{MAX_GO_MS}); ignored"
+                ));
+                None
+            }
+        }
+    };
     if args.first() == Some(&"mate") {
         let limit = match args.get(1) {
             Some(&"infinite") | None => None,
-            s => ms(s).map(Duration::from_millis),
+            s => ms("mate", s).map(Duration::from_millis),
         };
-        return (GoKind::Mate, limit, false);
+        if limit.is_none() && !warnings.is_empty() {
+            warnings.push("go mate: searching without a time limit, as go mate infinite".into());
+        }
+        return (GoKind::Mate, limit, false, warnings);
     }
-    let value = |key: &str| {
-        ms(args
-            .iter()
-            .position(|a| *a == key)
-            .and_then(|i| args.get(i + 1)))
+    let mut value = |key: &str| {
+        ms(
+            key,
+            args.iter()
+                .position(|a| *a == key)
+                .and_then(|i| args.get(i + 1)),
+        )
     };
     if args.contains(&"infinite") || args.contains(&"ponder") {
-        return (GoKind::Best, None, true);
+        return (GoKind::Best, None, true, warnings);
     }
-    let budget = if let Some(t) = value("movetime") {
+    let (movetime, byoyomi) = (value("movetime"), value("byoyomi"));
+    let (btime, wtime) = (value("btime"), value("wtime"));
+    let (binc, winc) = (value("binc"), value("winc"));
+    let budget = if let Some(t) = movetime {
         Some(t)
-    } else if let Some(b) = value("byoyomi").filter(|&b| b > 0) {
+    } else if let Some(b) = byoyomi.filter(|&b| b > 0) {
         Some(b)
     } else {
         // Sudden death or Fischer: a small share of the clock. The side is unknown here, so
         // use the smaller of the two.
-        match (value("btime"), value("wtime")) {
-            (Some(b), Some(w)) => {
-                Some(b.min(w) / 20 + value("binc").unwrap_or(0).min(value("winc").unwrap_or(0)))
-            }
+        match (btime, wtime) {
+            (Some(b), Some(w)) => Some(b.min(w) / 20 + binc.unwrap_or(0).min(winc.unwrap_or(0))),
             (Some(t), None) | (None, Some(t)) => Some(t / 20),
             (None, None) => None,
         }
@@ -454,7 +557,7 @@ fn parse_go(args: &[&str]) -> (GoKind, Option<Duration>, bool) {
             .saturating_sub(ANSWER_MARGIN)
             .max(Duration::from_millis(1))
     });
-    (GoKind::Best, limit, false)
+    (GoKind::Best, limit, false, warnings)
 }
 
 /// The position of a `position` command's arguments (`startpos|sfen … [moves …]`).
@@ -565,16 +668,32 @@ mod tests {
 
     #[test]
     fn go_arguments() {
-        let (k, t, w) = parse_go(&["mate", "1500"]);
+        let (k, t, w, _) = parse_go(&["mate", "1500"]);
         assert!(k == GoKind::Mate && t == Some(Duration::from_millis(1500)) && !w);
-        let (k, t, _) = parse_go(&["mate", "infinite"]);
+        let (k, t, _, _) = parse_go(&["mate", "infinite"]);
         assert!(k == GoKind::Mate && t.is_none());
-        let (k, t, w) = parse_go(&["infinite"]);
+        let (k, t, w, _) = parse_go(&["infinite"]);
         assert!(k == GoKind::Best && t.is_none() && w);
-        let (_, t, w) = parse_go(&["btime", "0", "wtime", "0", "byoyomi", "1000"]);
+        let (_, t, w, _) = parse_go(&["btime", "0", "wtime", "0", "byoyomi", "1000"]);
         assert!(t == Some(Duration::from_millis(900)) && !w);
-        let (_, t, _) = parse_go(&[]);
-        assert!(t.is_none());
+        let (_, t, _, warnings) = parse_go(&[]);
+        assert!(t.is_none() && warnings.is_empty());
+    }
+
+    #[test]
+    fn unreadable_go_times_are_reported_and_ignored() {
+        for bad in ["abc", "-5", "1e3", "99999999999999999999"] {
+            let (k, t, w, warnings) = parse_go(&["mate", bad]);
+            assert!(k == GoKind::Mate && t.is_none() && !w, "{bad}");
+            assert!(warnings[0].contains(bad), "{warnings:?}");
+            assert!(warnings[1].contains("without a time limit"), "{warnings:?}");
+        }
+        let (k, t, _, warnings) = parse_go(&["byoyomi", "abc", "movetime", "500"]);
+        assert!(k == GoKind::Best && t == Some(Duration::from_millis(400)));
+        assert!(
+            warnings.len() == 1 && warnings[0].contains("byoyomi"),
+            "{warnings:?}"
+        );
     }
 
     #[test]

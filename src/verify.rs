@@ -57,14 +57,26 @@ pub fn parse_line(text: &str, fill_defender_hand: bool) -> Result<Option<ParsedL
         (sfen, claimed)
     } else {
         let body = trimmed.split('#').next().unwrap_or("").trim();
-        let (position, moves) = match body.split_once(" moves") {
-            Some((p, m)) => (p, Some(m.split_whitespace().map(String::from).collect())),
-            None => (body, None),
+        let words: Vec<&str> = body.split_whitespace().collect();
+        let (position, moves) = match words.iter().position(|w| *w == "moves") {
+            Some(i) => (
+                &words[..i],
+                Some(words[i + 1..].iter().map(|m| m.to_string()).collect()),
+            ),
+            None => (&words[..], None),
         };
         // board, side, hands, optional move number; a further number is a data set's label.
-        let tokens: Vec<&str> = position.split_whitespace().collect();
-        let take = if tokens.len() >= 4 { 4 } else { tokens.len() };
-        (tokens[..take].join(" "), moves)
+        let take = position.len().min(4);
+        let extra = &position[take..];
+        // Anything else (`movez 9i9a`, a misspelt `moves`) would silently drop the claimed
+        // solution and verify the problem without it.
+        if !(extra.is_empty() || extra.len() == 1 && extra[0].bytes().all(|b| b.is_ascii_digit())) {
+            return Err(format!(
+                "unexpected text after the SFEN: {:?} (only a numeric label and `moves …` may follow it)",
+                extra.join(" ")
+            ));
+        }
+        (position[..take].join(" "), moves)
     };
     let mut setup: Setup = sfen.parse().map_err(|e| format!("malformed SFEN: {e}"))?;
     if fill_defender_hand {
@@ -80,9 +92,27 @@ pub fn read_problems(
 ) -> Result<ReadProblems, String> {
     let mut problems = Vec::new();
     let mut errors = Vec::new();
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| format!("reading line {}: {e}", i + 1))?;
-        match parse_line(&line, fill_defender_hand) {
+    let mut reader = reader;
+    let mut buf = Vec::new();
+    for i in 0.. {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(format!("reading line {}: {e}", i + 1)),
+        }
+        // One line that is not UTF-8 is bad input for that line only.
+        let Ok(line) = std::str::from_utf8(&buf) else {
+            errors.push((i + 1, "not UTF-8 text".to_string()));
+            continue;
+        };
+        // A byte-order mark (Windows editors write one) is not part of the first line.
+        let line = if i == 0 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
+        match parse_line(line, fill_defender_hand) {
             Ok(Some((setup, claimed))) => problems.push(Problem {
                 line: i + 1,
                 setup,

@@ -152,3 +152,96 @@ fn help_and_unknown_command() {
     assert!(stdout(&o).contains("perft"));
     assert_bad_input(&["frobnicate"], &["frobnicate"]);
 }
+
+/// `tsume ARGS` under `ulimit -v KB` (an address-space limit, as on shared machines).
+fn tsume_limited(kb: u64, args: &[&str]) -> std::process::Output {
+    let mut script = format!("ulimit -v {kb} && exec \"$0\"");
+    for i in 1..=args.len() {
+        script += &format!(" \"${i}\"");
+    }
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_tsume"))
+        .args(args)
+        .output()
+        .expect("running sh")
+}
+
+const MATE3: &str = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+
+#[test]
+fn a_hash_larger_than_memory_is_bad_input_not_an_abort() {
+    // 65536 MiB, the documented maximum, under a 2 GB address-space limit.
+    for rules in ["tsume", "raw"] {
+        let o = tsume_limited(
+            2_000_000,
+            &["solve", MATE3, "--hash", "65536", "--rules", rules],
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(EXIT_BAD_INPUT),
+            "{rules}: {}",
+            stderr(&o)
+        );
+        assert!(stderr(&o).contains("MiB"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("transposition table"), "{}", stderr(&o));
+    }
+    let dir = std::env::temp_dir().join(format!("tsume-cli-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.txt");
+    std::fs::write(&file, format!("{MATE3}\n")).unwrap();
+    let o = tsume_limited(
+        2_000_000,
+        &["verify", file.to_str().unwrap(), "--hash", "65536"],
+    );
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{}", stderr(&o));
+    assert!(stderr(&o).contains("32768 MiB"), "{}", stderr(&o));
+    // What fits is solved as before.
+    let o = tsume_limited(2_000_000, &["verify", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn generate_checks_its_tables_fit_before_starting() {
+    let dir = std::env::temp_dir().join(format!("tsume-cli-gen-{}", std::process::id()));
+    let o = tsume_limited(
+        40_000,
+        &[
+            "generate",
+            "--out",
+            dir.to_str().unwrap(),
+            "--count",
+            "1",
+            "--threads",
+            "2",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{}", stderr(&o));
+    assert!(stderr(&o).contains("MiB"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_small_address_space_still_solves() {
+    // The search thread's 1 GB stack reservation did not fit: every solve panicked.
+    let o = tsume_limited(800_000, &["solve", MATE3]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("mate in 3"), "{}", stdout(&o));
+    let o = tsume_limited(100_000, &["solve", MATE3, "--hash", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn a_huge_time_limit_is_bad_input() {
+    for t in ["1e20", "1e10", "nan"] {
+        assert_bad_input(
+            &["solve", MATE3, &format!("--time-limit={t}")],
+            &["--time-limit"],
+        );
+    }
+    let o = tsume(&["solve", MATE3, "--time-limit", "1e9"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -229,6 +229,15 @@ fn bad_files_name_the_line() {
     std::fs::write(&truncated, lines[..8].join("\n")).unwrap();
     assert_bad_file(&truncated, &["line 8", "truncated", "4 of 9 ranks"]);
 
+    // Cut before the diagram: not the start position (which has no mate: exit 1).
+    let headers_only = dir.join("headers_only.kifu");
+    std::fs::write(&headers_only, lines[..2].join("\n")).unwrap();
+    assert_bad_file(&headers_only, &["line 2", "no board diagram"]);
+    // CR-only line endings: one long line of headers, read as the start position before.
+    let cr = dir.join("cr_only.kifu");
+    std::fs::write(&cr, kifu.replace("\r\n", "\n").replace('\n', "\r")).unwrap();
+    assert_bad_file(&cr, &["line 1", "CR-only"]);
+
     // Shift-JIS bytes in a UTF-8 .kifu: the first line already is not UTF-8.
     let wrong = dir.join("shift_jis.kifu");
     std::fs::copy(cshogi_dir().join("mate3_w1.kif"), &wrong).unwrap();
@@ -282,4 +291,84 @@ fn bad_files_name_the_line() {
     // A file that does not exist.
     assert_bad_file(&dir.join("missing.kif"), &["cannot read", "missing.kif"]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every way of cutting or garbling a record a little: each prefix (at every character),
+/// each line left out, each line doubled, and each line's first and last characters
+/// removed.
+fn damaged(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .char_indices()
+        .map(|(i, _)| text[..i].to_string())
+        .collect();
+    let lines: Vec<&str> = text.lines().collect();
+    for i in 0..lines.len() {
+        let mut without = lines.clone();
+        without.remove(i);
+        out.push(without.join("\n"));
+        let mut doubled = lines.clone();
+        doubled.insert(i, lines[i]);
+        out.push(doubled.join("\n"));
+        for cut in [
+            lines[i].chars().skip(1).collect::<String>(),
+            lines[i]
+                .chars()
+                .take(lines[i].chars().count().saturating_sub(1))
+                .collect(),
+        ] {
+            let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            edited[i] = cut;
+            out.push(edited.join("\n"));
+        }
+    }
+    out
+}
+
+#[test]
+fn damaged_records_are_errors_or_legal_positions_never_panics() {
+    // A deterministic small fuzz of the KIF and CSA readers over cshogi's records: the
+    // reader returns an error with a line inside the text, or a legal position (not the
+    // start position) whose moves replay.
+    for entry in std::fs::read_dir(cshogi_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !matches!(ext, "kifu" | "csa") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for variant in damaged(&text) {
+            let lines = variant.lines().count().max(1);
+            let result = if ext == "csa" {
+                csa::parse(&variant)
+                    .map(|r| (r.setup, r.moves))
+                    .map_err(|e| e.line)
+            } else {
+                kif::parse(&variant)
+                    .map(|r| (r.setup, r.moves))
+                    .map_err(|e| e.line)
+            };
+            match result {
+                Ok((setup, moves)) => {
+                    // A damaged problem is never read as the start position (these
+                    // records are mate problems: a cut-off one used to be).
+                    assert_ne!(
+                        setup,
+                        Setup::from_sfen("startpos").unwrap(),
+                        "{path:?}: read as the start position:\n{variant}"
+                    );
+                    let mut pos = Position::from_setup(&setup).unwrap_or_else(|e| {
+                        panic!("{path:?}: an illegal position: {e}\n{variant}")
+                    });
+                    for m in moves {
+                        assert!(pos.legal_moves().contains(m), "{path:?}: {m}\n{variant}");
+                        pos.do_move(m);
+                    }
+                }
+                Err(line) => assert!(
+                    (1..=lines + 1).contains(&line),
+                    "{path:?}: error at line {line} of {lines}\n{variant}"
+                ),
+            }
+        }
+    }
 }

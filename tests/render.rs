@@ -159,6 +159,51 @@ fn bad_input_is_exit_2() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn render_refuses_what_it_cannot_draw_faithfully() {
+    let dir = scratch("refuse");
+    let out = dir.join("x.svg");
+    let out = out.to_str().unwrap();
+    // An illegal move is bad input even when the diagram is of the position before it.
+    assert_bad_input(
+        &["render", &format!("{MATE3} moves 2c2b+ 9i9h"), "--out", out],
+        "move 2 (9i9h)",
+    );
+    assert!(!Path::new(out).exists(), "a diagram was written");
+    // A pack cannot go to stdout (it used to make a directory named `-`).
+    let cwd = scratch("refuse-cwd");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args([
+            "render",
+            root()
+                .join("tests/data/render/pack.jsonl")
+                .to_str()
+                .unwrap(),
+        ])
+        .args(["--out", "-"])
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--out -"), "{}", stderr(&o));
+    assert!(!cwd.join("-").exists(), "made a directory named -");
+    // A numeric id, which `tsume html` refuses: the two read a pack alike.
+    let pack = dir.join("p.jsonl");
+    std::fs::write(&pack, format!("{{\"id\": 7, \"sfen\": \"{MATE3}\"}}\n")).unwrap();
+    assert_bad_input(
+        &[
+            "render",
+            pack.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        ":1: \"id\" must be a string",
+    );
+    for d in [dir, cwd] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
 // ----- Chromium screenshots -----
 
 /// An 8-bit RGB image.

@@ -398,3 +398,116 @@ fn end_of_input_finishes_the_queued_work() {
         "{text}"
     );
 }
+
+/// Runs `tsume usi` on `input` (closed at its end), optionally under `ulimit -v KB`;
+/// fails if it has not exited after `timeout`. Returns stdout.
+fn run_script(input: &[u8], ulimit_kb: Option<u64>, timeout: Duration) -> String {
+    let mut cmd = match ulimit_kb {
+        Some(kb) => {
+            let mut c = Command::new("sh");
+            c.arg("-c")
+                .arg(format!("ulimit -v {kb} && exec \"$0\" usi"))
+                .arg(env!("CARGO_BIN_EXE_tsume"));
+            c
+        }
+        None => {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_tsume"));
+            c.arg("usi");
+            c
+        }
+    };
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut s).unwrap();
+        s
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the engine did not exit within {timeout:?} after the end of its input");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let out = reader.join().unwrap();
+    assert!(status.success(), "{status:?}\n{out}");
+    out
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_the_session_goes_on() {
+    let out = run_script(
+        b"usi\n\xff\xfe garbage\nisready\nposition sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\ngo mate 5000\n",
+        None,
+        Duration::from_secs(20),
+    );
+    assert!(
+        out.contains("info string ignored a line that is not UTF-8"),
+        "{out}"
+    );
+    assert!(out.contains("readyok"), "{out}");
+    assert!(out.contains("checkmate 2c2b+ 1b1c R*2c"), "{out}");
+}
+
+#[test]
+fn the_end_of_input_stops_a_search_without_a_time_limit() {
+    // A GUI that died mid-search: no `stop` will come.
+    for (go, answer) in [
+        ("go mate infinite", "checkmate timeout"),
+        ("go infinite", "bestmove resign"),
+        ("go mate abc", "checkmate timeout"),
+    ] {
+        let script = format!("usi\nposition sfen {MICROCOSMOS}\n{go}\n");
+        let out = run_script(script.as_bytes(), None, Duration::from_secs(20));
+        assert!(out.lines().any(|l| l == answer), "{go}: {out}");
+    }
+}
+
+#[test]
+fn unreadable_go_times_are_reported() {
+    let mate3 = "position sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+    for (go, needle, answer) in [
+        ("go mate abc", "\"abc\"", "checkmate 2c2b+ 1b1c R*2c"),
+        ("go mate -5", "\"-5\"", "checkmate 2c2b+ 1b1c R*2c"),
+        ("go byoyomi abc", "go byoyomi", "bestmove 2c2b+"),
+    ] {
+        let mut e = Engine::start();
+        e.send(mate3);
+        e.send(go);
+        let got = e.expect("info string", Duration::from_secs(5));
+        assert!(got.last().unwrap().contains(needle), "{go}: {got:?}");
+        let prefix = answer.split(' ').next().unwrap();
+        let got = e.expect(prefix, Duration::from_secs(10));
+        assert_eq!(got.last().unwrap(), answer, "{go}");
+    }
+}
+
+#[test]
+fn a_usi_hash_larger_than_memory_falls_back_to_a_smaller_table() {
+    // Under a 2 GB address-space limit, the documented maximum USI_Hash cannot be had: the
+    // engine says so and searches with a table that fits (it used to abort).
+    for rules in ["raw", "tsume"] {
+        let script = format!(
+            "usi\nsetoption name USI_Hash value 65536\nsetoption name Rules value {rules}\n\
+             position sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\ngo mate 5000\n"
+        );
+        let out = run_script(script.as_bytes(), Some(2_000_000), Duration::from_secs(30));
+        assert!(
+            out.contains("info string USI_Hash 65536 MiB cannot be allocated"),
+            "{out}"
+        );
+        assert!(out.contains("checkmate 2c2b+ 1b1c R*2c"), "{rules}: {out}");
+    }
+}

@@ -255,3 +255,32 @@ fn a_two_ply_longer_defence_with_pieces_left_over_is_no_henchou() {
     assert!(v.is_sound(), "{:?}", v.flaws);
     assert_eq!(v.length, Some(7));
 }
+
+#[test]
+fn verify_reads_every_line_it_can() {
+    // A BOM before line 1, a line that is not UTF-8, and unknown text after an SFEN (a
+    // misspelt `moves`, with a wrong solution): each bad line is bad input for itself
+    // only, and the others are verified.
+    let dir = std::env::temp_dir().join(format!("tsume-verify-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mixed.txt");
+    let sound = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+    let mut bytes = "\u{feff}".as_bytes().to_vec();
+    bytes.extend_from_slice(format!("{sound}\n").as_bytes());
+    bytes.extend_from_slice(b"\xff\xfe not text\n");
+    bytes.extend_from_slice(format!("{sound} movez 9i9a\n").as_bytes());
+    bytes.extend_from_slice(format!("{sound} 17 moves G*5b\n").as_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let o = common::tsume(&["verify", path.to_str().unwrap()]);
+    let (out, err) = (common::stdout(&o), common::stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(out.contains("line 1: sound"), "{out}");
+    assert!(out.contains("line 4: sound"), "{out}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(err.contains("line 2: not UTF-8"), "{err}");
+    assert!(
+        err.contains("line 3: unexpected text after the SFEN: \"movez 9i9a\""),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

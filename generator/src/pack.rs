@@ -2,9 +2,9 @@
 //! each problem is accepted), and, derived from it, `pack.sfen`, `problems.kif` and
 //! `manifest.json` (see the README for the format).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -216,6 +216,14 @@ fn io_error(path: &Path, e: std::io::Error) -> PackError {
     PackError(format!("{}: {e}", path.display()))
 }
 
+/// What a resumed run expects of the records it finds (see [`Pack::resume`]).
+pub struct Expect<'a> {
+    /// The run's `generator` object without `candidate`: every record must have it.
+    pub generator: &'a serde_json::Value,
+    /// Drop a last line cut off by an interrupted write instead of refusing the file.
+    pub drop_truncated: bool,
+}
+
 /// A pack directory being written: `pack.jsonl` (or another record file) open for
 /// appending.
 pub struct Pack {
@@ -226,6 +234,12 @@ pub struct Pack {
     pub records: Vec<Record>,
     ids: HashSet<String>,
     skeletons: HashSet<String>,
+    /// Records already in the file from the batch a resumed run does again, with their line
+    /// numbers: the run must generate exactly these, in order, and they are not written
+    /// twice (see [`Pack::hold_back_from`]).
+    pending: VecDeque<(usize, Record)>,
+    /// What opening the file repaired or dropped, for the user.
+    pub notes: Vec<String>,
 }
 
 impl Pack {
@@ -235,15 +249,31 @@ impl Pack {
     }
 
     /// Opens (creating if needed) the record file `name` in `dir`, reading the problems
-    /// already there.
+    /// already there (only their syntax is checked).
     pub fn open_records(dir: &Path, name: &str) -> Result<Pack, PackError> {
+        Pack::open_checked(dir, name, None)
+    }
+
+    /// Opens the record file `name` in `dir` to resume a run, checking every record before
+    /// anything is generated: a last line cut off by an interrupted write (dropped with
+    /// `expect.drop_truncated`, otherwise refused; a whole record that only lost its newline
+    /// gets it back), a duplicated line, a record out of candidate order, a record from
+    /// another run, or one whose solution or derived fields were edited is an error naming
+    /// its line.
+    pub fn resume(dir: &Path, name: &str, expect: &Expect) -> Result<Pack, PackError> {
+        Pack::open_checked(dir, name, Some(expect))
+    }
+
+    fn open_checked(dir: &Path, name: &str, expect: Option<&Expect>) -> Result<Pack, PackError> {
         fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
         let path = dir.join(name);
-        let records = if path.exists() {
-            read_records(&path)?
-        } else {
-            Vec::new()
+        let bytes = match fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(io_error(&path, e)),
         };
+        let mut notes = Vec::new();
+        let (lines, cut) = split_last_line(&path, &bytes, expect, &mut notes)?;
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -256,11 +286,103 @@ impl Pack {
             records: Vec::new(),
             ids: HashSet::new(),
             skeletons: HashSet::new(),
+            pending: VecDeque::new(),
+            notes,
         };
-        for r in records {
-            pack.remember(r);
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut last_candidate: Option<(usize, u64)> = None;
+        for (line, r) in lines {
+            let at =
+                |msg: String| PackError(format!("{}: line {line}: {msg}", pack.path.display()));
+            if let Some(expect) = expect {
+                check_record(&r, expect).map_err(at)?;
+                let skeleton = record_skeleton(&r).unwrap_or_default();
+                for key in [format!("id {}", r.id), format!("skeleton {skeleton}")] {
+                    if let Some(first) = seen.insert(key, line) {
+                        return Err(at(format!(
+                            "problem {} duplicates the problem of line {first}",
+                            r.id
+                        )));
+                    }
+                }
+                if let Some(c) = candidate(&r) {
+                    if let Some((prev_line, prev)) = last_candidate.filter(|&(_, p)| p >= c) {
+                        return Err(at(format!(
+                            "problem {} has candidate number {c}, not after line {prev_line}'s {prev}: lines out of order or copied",
+                            r.id
+                        )));
+                    }
+                    last_candidate = Some((line, c));
+                }
+            }
+            pack.pending.push_back((line, r));
+        }
+        // Repairs only once every record has passed: a refused file is left as it was.
+        match cut {
+            // A whole record that lost its newline: give it back, so that the next record
+            // is not glued onto it.
+            Cut::MissingNewline => {
+                (&pack.file)
+                    .write_all(b"\n")
+                    .and_then(|_| pack.file.sync_data())
+                    .map_err(|e| io_error(&pack.path, e))?;
+            }
+            Cut::Drop(len) => {
+                pack.file
+                    .set_len(len)
+                    .and_then(|_| pack.file.sync_data())
+                    .map_err(|e| io_error(&pack.path, e))?;
+            }
+            Cut::None => {}
+        }
+        if expect.is_none() {
+            pack.hold_back_from(None);
         }
         Ok(pack)
+    }
+
+    /// The largest candidate number among the records read (records of older versions
+    /// carry none).
+    pub fn last_candidate(&self) -> Option<u64> {
+        self.records
+            .iter()
+            .chain(self.pending.iter().map(|(_, r)| r))
+            .filter_map(candidate)
+            .max()
+    }
+
+    /// Takes the records read: those of candidates before `next` (all with `None`) make
+    /// the pack's state, and those of candidates `next` and later are held back: a resumed
+    /// run generates them again from `next` and checks that it gets exactly them (so an
+    /// interruption between a record's append and the batch's `progress.json` loses
+    /// nothing and changes nothing). Called once, right after opening.
+    pub fn hold_back_from(&mut self, next: Option<u64>) {
+        let read: Vec<(usize, Record)> = self.pending.drain(..).collect();
+        for (line, r) in read {
+            if next.is_some_and(|n| candidate(&r).is_some_and(|c| c >= n)) {
+                self.pending.push_back((line, r));
+            } else {
+                self.remember(r);
+            }
+        }
+    }
+
+    /// Whether the next [`Pack::append`] replays a record already in the file.
+    pub fn replays_next(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Fails when records held back by [`Pack::hold_back_from`] were not generated again.
+    pub fn check_replayed(&self) -> Result<(), PackError> {
+        match self.pending.front() {
+            None => Ok(()),
+            Some((line, r)) => Err(PackError(format!(
+                "{}: line {line}: problem {} (candidate {}) is not one this run generates: edited, or from another run",
+                self.path.display(),
+                r.id,
+                candidate(r).map_or("?".into(), |c| c.to_string())
+            ))),
+        }
     }
 
     fn remember(&mut self, r: Record) {
@@ -281,8 +403,21 @@ impl Pack {
         self.ids.contains(&r.id) || record_skeleton(r).is_some_and(|s| self.skeletons.contains(&s))
     }
 
-    /// Appends `r` to the record file and flushes it to disk.
+    /// Appends `r` to the record file and flushes it to disk; or, when the file already has
+    /// it (a record held back by [`Pack::hold_back_from`]), checks that it is the same.
     pub fn append(&mut self, r: Record) -> Result<(), PackError> {
+        if let Some((line, held)) = self.pending.pop_front() {
+            if held != r {
+                return Err(PackError(format!(
+                    "{}: line {line}: problem {} is not what this run generates there (problem {}): edited, or from another run",
+                    self.path.display(),
+                    held.id,
+                    r.id
+                )));
+            }
+            self.remember(r);
+            return Ok(());
+        }
         let path = &self.path;
         let line = serde_json::to_string(&r).expect("records serialise");
         writeln!(self.file, "{line}").map_err(|e| io_error(path, e))?;
@@ -292,12 +427,30 @@ impl Pack {
         Ok(())
     }
 
+    /// Writes the first half of `r`'s line, as a write cut off by a crash would (the
+    /// generator's fault-injection test hook).
+    #[doc(hidden)]
+    pub fn append_torn(&mut self, r: &Record) -> Result<(), PackError> {
+        let line = serde_json::to_string(r).expect("records serialise");
+        let path = &self.path;
+        self.file
+            .write_all(&line.as_bytes()[..line.len() / 2])
+            .and_then(|_| self.file.sync_data())
+            .map_err(|e| io_error(path, e))
+    }
+
     /// Writes `pack.sfen`, `problems.kif` and `manifest.json` from the records.
     pub fn export(&self, version: &str) -> Result<(), PackError> {
         let mut sfen = String::new();
         let mut kif_text = String::new();
         let mut counts = std::collections::BTreeMap::<usize, usize>::new();
-        for r in &self.records {
+        let mut count = 0;
+        // Held-back records are in the file (a run stopped before generating them again).
+        for r in self
+            .records
+            .iter()
+            .chain(self.pending.iter().map(|(_, r)| r))
+        {
             sfen += &format!("{} moves {}\n", r.sfen, r.solution.join(" "));
             let pos = Position::from_sfen(&r.sfen)
                 .map_err(|e| PackError(format!("pack.jsonl: problem {}: {e}", r.id)))?;
@@ -307,6 +460,7 @@ impl Pack {
             kif_text += &kif::write(&pos, &moves, Ending::Mate);
             kif_text += "\n";
             *counts.entry(r.length).or_default() += 1;
+            count += 1;
         }
         self.write_file("pack.sfen", &sfen)?;
         self.write_file("problems.kif", &kif_text)?;
@@ -324,7 +478,7 @@ impl Pack {
             "tool": "tsume",
             "version": version,
             "rules": "tsume",
-            "count": self.records.len(),
+            "count": count,
             "counts_per_length": counts.iter().map(|(l, n)| (l.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
             "files": files,
         });
@@ -363,20 +517,142 @@ fn record_skeleton(r: &Record) -> Option<String> {
     Some(skeleton(&pos, &moves))
 }
 
-/// Reads the records of a `pack.jsonl`, with line-numbered errors.
-pub fn read_records(path: &Path) -> Result<Vec<Record>, PackError> {
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
+/// How the last line of a record file ends.
+enum Cut {
+    None,
+    /// A whole record without its newline.
+    MissingNewline,
+    /// A partial line, dropped: the file is cut to this length.
+    Drop(u64),
+}
+
+/// Parses the lines of a record file (1-based line numbers, blank lines skipped), and
+/// decides what to do with a last line without a newline: a whole record gets it back; a
+/// partial one (an interrupted write) is refused, or dropped with `drop_truncated`.
+fn split_last_line(
+    path: &Path,
+    bytes: &[u8],
+    expect: Option<&Expect>,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<(usize, Record)>, Cut), PackError> {
     let mut records = Vec::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| io_error(path, e))?;
-        if line.trim().is_empty() {
-            continue;
+    let mut cut = Cut::None;
+    let mut offset = 0;
+    let count = bytes.split_inclusive(|&b| b == b'\n').count();
+    for (i, raw) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let line = i + 1;
+        let start = offset;
+        offset += raw.len();
+        let last_without_newline = i + 1 == count && !raw.ends_with(b"\n");
+        let parsed = std::str::from_utf8(raw)
+            .map_err(|_| "not UTF-8 text".to_string())
+            .and_then(|text| {
+                if text.trim().is_empty() {
+                    return Ok(None);
+                }
+                serde_json::from_str::<Record>(text)
+                    .map(Some)
+                    .map_err(|e| format!("not a pack record: {e}"))
+            });
+        match parsed {
+            Ok(None) => {}
+            Ok(Some(r)) => {
+                if last_without_newline {
+                    cut = Cut::MissingNewline;
+                    notes.push(format!(
+                        "{}: line {line} had lost its newline; added",
+                        path.display()
+                    ));
+                }
+                records.push((line, r));
+            }
+            Err(_) if last_without_newline && expect.is_some_and(|e| e.drop_truncated) => {
+                cut = Cut::Drop(start as u64);
+                notes.push(format!(
+                    "{}: dropped line {line}, cut off by an interrupted write",
+                    path.display()
+                ));
+            }
+            Err(_) if last_without_newline => {
+                return Err(PackError(format!(
+                    "{}: line {line} is cut off (no newline at the end and not a whole record): \
+                     the last write was interrupted; rerun with --drop-truncated to drop it",
+                    path.display()
+                )));
+            }
+            Err(e) => {
+                return Err(PackError(format!("{}: line {line}: {e}", path.display())));
+            }
         }
-        let r: Record = serde_json::from_str(&line)
-            .map_err(|e| PackError(format!("{}: line {}: {e}", path.display(), i + 1)))?;
-        records.push(r);
     }
-    Ok(records)
+    Ok((records, cut))
+}
+
+/// The candidate number a record was generated from (`generator.candidate`; records of
+/// older versions have none).
+pub fn candidate(r: &Record) -> Option<u64> {
+    r.generator.get("candidate").and_then(|c| c.as_u64())
+}
+
+/// Checks that `r` is a record this run could have written: its run (`generator` without
+/// the candidate), its id, and its solution and the fields derived from it (a legal line,
+/// every attacker move a check, an odd length, the length, the Japanese line, the themes,
+/// the grade and tempting checks).
+fn check_record(r: &Record, expect: &Expect) -> Result<(), String> {
+    let mut run = r.generator.clone();
+    if let Some(o) = run.as_object_mut() {
+        o.remove("candidate");
+    }
+    if &run != expect.generator {
+        return Err(format!(
+            "problem {} is from another run (generator {run}; this run is {})",
+            r.id, expect.generator
+        ));
+    }
+    let setup: Setup = r
+        .sfen
+        .parse()
+        .map_err(|e| format!("problem {}: bad SFEN: {e}", r.id))?;
+    let pos = Position::from_setup(&setup)
+        .map_err(|e| format!("problem {}: illegal position: {e}", r.id))?;
+    if canonical_id(&setup) != r.id {
+        return Err(format!(
+            "problem {}: the id is not the position's ({})",
+            r.id,
+            canonical_id(&setup)
+        ));
+    }
+    let tampered = |what: &str| format!("problem {}: {what}: edited after generation", r.id);
+    let moves = replay(&pos, &r.solution).ok_or_else(|| tampered("an illegal solution"))?;
+    let mut p = pos.clone();
+    for (i, &m) in moves.iter().enumerate() {
+        if i % 2 == 0 && !CheckInfo::new(&p).gives_check(&p, m) {
+            return Err(tampered(&format!("solution ply {} is not a check", i + 1)));
+        }
+        p.do_move(m);
+    }
+    // Whether the end is mate under tsume rules (useless interpositions aside) takes a
+    // search; the derived fields below catch a solution edited by hand.
+    if moves.len().is_multiple_of(2) {
+        return Err(tampered(
+            "the solution does not end with the attacker's move",
+        ));
+    }
+    if r.length != moves.len() {
+        return Err(tampered("the length is not the solution's"));
+    }
+    if r.solution_ja != notation::japanese_line(&pos, &moves) {
+        return Err(tampered("solution_ja is not the solution"));
+    }
+    if r.themes != themes(&pos, &moves) {
+        return Err(tampered("the themes are not the solution's"));
+    }
+    if r.difficulty.grade != grade(r.difficulty.nodes)
+        || r.difficulty.tempting_checks != tempting_checks(&pos)
+    {
+        return Err(tampered("the difficulty"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

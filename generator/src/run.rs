@@ -5,6 +5,7 @@
 //! resumes where the last one stopped.
 
 use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -14,7 +15,7 @@ use tsume_solver::Setup;
 
 use crate::candidate::{self, Shape};
 use crate::extend;
-use crate::pack::{self, Pack, PackError};
+use crate::pack::{self, Expect, Pack, PackError, Record};
 use crate::pipeline::{self, Found, Settings, Stage, StageTimes};
 use crate::rng::Rng;
 
@@ -36,7 +37,27 @@ pub struct Options {
     pub max_candidates: Option<u64>,
     pub shape: Shape,
     pub hash_mb: usize,
+    /// Drop a last line of `pack.jsonl` or `stones.jsonl` cut off by an interrupted write
+    /// (otherwise such a pack is refused).
+    pub drop_truncated: bool,
+    /// Test hook: fail the run at a chosen write (see [`Fault`]).
+    #[doc(hidden)]
+    pub fault: Option<Fault>,
 }
+
+/// A simulated crash for the resume tests: the run fails just before its write number
+/// `after_writes + 1` (appends to `pack.jsonl` or `stones.jsonl` and `progress.json`
+/// writes are counted), after writing half of it when `torn`.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Fault {
+    pub after_writes: u64,
+    pub torn: bool,
+}
+
+/// The highest `next_candidate` a run accepts: far beyond any real run, and far enough
+/// from `u64::MAX` that candidate numbers never overflow.
+const MAX_NEXT: u64 = 1 << 62;
 
 /// What identifies a run in `progress.json`: a rerun must match to resume.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,6 +89,9 @@ pub struct Stats {
     /// Shorter problems kept as extension bases (`stones.jsonl`).
     pub stepping_stones: usize,
     pub elapsed: Duration,
+    /// What resuming repaired in the pack's files (a newline added, a cut-off line
+    /// dropped), for the user.
+    pub notes: Vec<String>,
 }
 
 /// A snapshot for the progress display.
@@ -98,17 +122,58 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         shape: options.shape.clone(),
         version: version.clone(),
     };
-    let mut pack = Pack::open(&options.out)?;
+    let generator_info = serde_json::json!({
+        "seed": options.seed,
+        "lengths": format!("{}-{}", options.min_length, options.max_length),
+        "budget": options.budget,
+        "shape": options.shape,
+        "version": version,
+    });
+    std::fs::create_dir_all(&options.out)
+        .map_err(|e| PackError(format!("{}: {e}", options.out.display())))?;
+    // Held until the run returns: two runs appending to one pack would interleave.
+    let _lock = lock_dir(&options.out)?;
+    let expect = Expect {
+        generator: &generator_info,
+        drop_truncated: options.drop_truncated,
+    };
+    let progress_path = options.out.join("progress.json");
+    let saved = resume_point(&progress_path, &key)?;
+    let mut pack = Pack::resume(&options.out, "pack.jsonl", &expect)?;
     // Shorter sound problems that extension starts from when the wanted lengths begin
     // above 3 plies: kept in their own file (not part of the pack), so that a resumed run
     // has them too.
     let mut stones = if options.min_length > 3 {
-        Some(Pack::open_records(&options.out, "stones.jsonl")?)
+        Some(Pack::resume(&options.out, "stones.jsonl", &expect)?)
     } else {
         None
     };
-    let progress_path = options.out.join("progress.json");
-    let mut next = resume_point(&progress_path, &key)?;
+    // The files are the truth: a batch whose records are there but whose progress was not
+    // written is done again, its records checked rather than appended twice.
+    let last = [Some(&pack), stones.as_ref()]
+        .into_iter()
+        .flatten()
+        .filter_map(Pack::last_candidate)
+        .max();
+    let mut next = match (saved, last) {
+        (Some(n), Some(c)) if n > c => n,
+        (_, Some(c)) => c - c % BATCH,
+        (Some(n), None) => n,
+        (None, None) => 0,
+    };
+    pack.hold_back_from(Some(next));
+    if let Some(stones) = stones.as_mut() {
+        stones.hold_back_from(Some(next));
+    }
+    let mut stats = Stats::default();
+    stats.notes.append(&mut pack.notes);
+    if let Some(stones) = stones.as_mut() {
+        stats.notes.append(&mut stones.notes);
+    }
+    let mut writes = Writes {
+        done: 0,
+        fault: options.fault,
+    };
     let mut settings = Settings {
         // With stepping stones the pipeline takes every length from 3 up.
         min_length: options.min_length.min(3),
@@ -122,26 +187,27 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         .step_by(2)
         .collect();
     let quota = options.count.div_ceil(lengths.len());
-    let generator_info = serde_json::json!({
-        "seed": options.seed,
-        "lengths": format!("{}-{}", options.min_length, options.max_length),
-        "budget": options.budget,
-        "shape": options.shape,
-        "version": version,
-    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
         .map_err(|e| PackError(format!("starting {} threads: {e}", options.threads)))?;
     let start = Instant::now();
-    let mut stats = Stats::default();
+    let deadline = options.time_limit.and_then(|t| start.checked_add(t));
+    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
     let first = next;
     while pack.records.len() < options.count {
-        if options.time_limit.is_some_and(|t| start.elapsed() >= t)
-            || options.max_candidates.is_some_and(|m| next - first >= m)
-        {
+        if past_deadline() || options.max_candidates.is_some_and(|m| next - first >= m) {
             break;
         }
+        let end = next
+            .checked_add(BATCH)
+            .filter(|&e| e <= MAX_NEXT)
+            .ok_or_else(|| {
+                PackError(format!(
+                    "{}: no candidates left after {next}",
+                    progress_path.display()
+                ))
+            })?;
         // Mutation and extension bases: the pack as it stands before the batch
         // (deterministic).
         let bases = bases(stones.iter().chain([&pack]));
@@ -157,16 +223,25 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         settings.full_lengths = full.into_keys().collect();
         let all: Vec<&Base> = bases.iter().collect();
         let extendable = extendable(&bases, &settings);
-        let results: Vec<(Result<Found, Stage>, StageTimes)> = pool.install(|| {
-            (next..next + BATCH)
+        // A candidate not started by the time limit leaves the batch unfinished: it is
+        // dropped whole (nothing appended, no progress), so the limit is kept to about one
+        // candidate's time and the pack stays what an uninterrupted run makes.
+        let results: Vec<Option<(Result<Found, Stage>, StageTimes)>> = pool.install(|| {
+            (next..end)
                 .into_par_iter()
                 .map(|i| {
+                    if past_deadline() {
+                        return None;
+                    }
                     let c = make_candidate(options.seed, i, &options.shape, &all, &extendable);
-                    pipeline::evaluate(&c, &settings, &known)
+                    Some(pipeline::evaluate(&c, &settings, &known))
                 })
                 .collect()
         });
-        for (result, times) in results {
+        let Some(results) = results.into_iter().collect::<Option<Vec<_>>>() else {
+            break;
+        };
+        for (i, (result, times)) in (next..end).zip(results) {
             stats.candidates += 1;
             stats.screen_time += times.screen;
             stats.verify_time += times.verify;
@@ -176,13 +251,15 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             };
             *stats.stages.entry(stage.name()).or_default() += 1;
             let Ok(found) = result else { continue };
-            let record = pack::record(&found, generator_info.clone());
+            let mut generator = generator_info.clone();
+            generator["candidate"] = i.into();
+            let record = pack::record(&found, generator);
             if record.length < options.min_length {
                 if let Some(stones) = stones.as_mut() {
                     let count = count_lengths(stones).get(&record.length).copied();
                     if !stones.is_duplicate(&record) && count.unwrap_or(0) < STONE_QUOTA {
                         stats.stepping_stones += 1;
-                        stones.append(record)?;
+                        append(stones, record, &mut writes)?;
                     }
                 }
                 continue;
@@ -196,11 +273,16 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
                 stats.over_quota += 1;
             } else {
                 *stats.accepted_per_length.entry(record.length).or_default() += 1;
-                pack.append(record)?;
+                append(&mut pack, record, &mut writes)?;
             }
         }
-        next += BATCH;
-        save_progress(&progress_path, &key, next)?;
+        pack.check_replayed()?;
+        if let Some(stones) = &stones {
+            stones.check_replayed()?;
+        }
+        next = end;
+        writes.next(|| save_progress(&progress_path, &key, next, true))?;
+        save_progress(&progress_path, &key, next, false)?;
         stats.elapsed = start.elapsed();
         on_progress(&Progress {
             accepted: pack.records.len(),
@@ -307,9 +389,10 @@ fn make_candidate(seed: u64, i: u64, shape: &Shape, all: &[&Base], extendable: &
     candidate::random_placement(&mut rng, shape)
 }
 
-fn resume_point(path: &Path, key: &RunKey) -> Result<u64, PackError> {
+/// The `next_candidate` of `progress.json`, if there is one, for a run with `key`.
+fn resume_point(path: &Path, key: &RunKey) -> Result<Option<u64>, PackError> {
     if !path.exists() {
-        return Ok(0);
+        return Ok(None);
     }
     let text =
         std::fs::read_to_string(path).map_err(|e| PackError(format!("{}: {e}", path.display())))?;
@@ -322,18 +405,85 @@ fn resume_point(path: &Path, key: &RunKey) -> Result<u64, PackError> {
             serde_json::to_string(&saved.run).unwrap_or_default()
         )));
     }
-    Ok(saved.next_candidate)
+    let n = saved.next_candidate;
+    if !n.is_multiple_of(BATCH) || n > MAX_NEXT {
+        return Err(PackError(format!(
+            "{}: next_candidate {n} is not one a run writes (a multiple of {BATCH} up to {MAX_NEXT})",
+            path.display()
+        )));
+    }
+    Ok(Some(n))
 }
 
-fn save_progress(path: &Path, key: &RunKey, next: u64) -> Result<(), PackError> {
+/// Writes `progress.json` (through a temporary file and a rename, so it is whole or
+/// absent); `torn` writes only half of the temporary file (the fault-injection hook).
+fn save_progress(path: &Path, key: &RunKey, next: u64, torn: bool) -> Result<(), PackError> {
     let text = serde_json::to_string_pretty(&ProgressFile {
         run: key.clone(),
         next_candidate: next,
     })
     .expect("json");
     let tmp = path.with_extension("json.tmp");
+    let text = if torn { &text[..text.len() / 2] } else { &text };
     std::fs::write(&tmp, text).map_err(|e| PackError(format!("{}: {e}", tmp.display())))?;
+    if torn {
+        return Ok(());
+    }
     std::fs::rename(&tmp, path).map_err(|e| PackError(format!("{}: {e}", path.display())))
+}
+
+/// Locks the pack directory `dir` (the file `dir/.lock`) for this process: a second run on
+/// the same directory fails at once instead of interleaving its records with ours. The
+/// lock goes with the returned file (or the process).
+fn lock_dir(dir: &Path) -> Result<File, PackError> {
+    let path = dir.join(".lock");
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| PackError(format!("{}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(PackError(format!(
+            "{}: another tsume generate run is using this pack directory; wait for it to \
+             finish or use another --out directory",
+            dir.display()
+        ))),
+        Err(TryLockError::Error(e)) => Err(PackError(format!("locking {}: {e}", path.display()))),
+    }
+}
+
+/// Counts the writes of a run for the fault-injection hook ([`Fault`]).
+struct Writes {
+    done: u64,
+    fault: Option<Fault>,
+}
+
+impl Writes {
+    /// A write is about to happen: at the injected fault, does `torn` if the fault asks for
+    /// a torn write, and fails.
+    fn next(&mut self, torn: impl FnOnce() -> Result<(), PackError>) -> Result<(), PackError> {
+        if let Some(f) = self.fault.filter(|f| f.after_writes == self.done) {
+            if f.torn {
+                torn()?;
+            }
+            return Err(PackError(format!(
+                "injected fault before write {}",
+                self.done + 1
+            )));
+        }
+        self.done += 1;
+        Ok(())
+    }
+}
+
+/// Appends `r` to `pack`, counting the write (a record the file already has is no write).
+fn append(pack: &mut Pack, r: Record, writes: &mut Writes) -> Result<(), PackError> {
+    if !pack.replays_next() {
+        writes.next(|| pack.append_torn(&r))?;
+    }
+    pack.append(r)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! branchless: along a file, a table indexed by the occupancy of the file's seven inner
 //! squares; along ranks and diagonals, the subtraction trick on rays that increase the square
 //! index, and the same trick on byte-reversed bitboards for rays that decrease it (see
-//! [`SliderRays`]).
+//! `SliderRays`).
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;

@@ -5,7 +5,7 @@
 //!
 //! [`parse`] returns the starting position as a validated [`Setup`] with the moves of the
 //! first game in the file (up to a `%` special move or `/`); every error carries the 1-based
-//! line number. [`write`] produces V2.2 text with the board as `P1`…`P9` rows.
+//! line number. [`write()`] produces V2.2 text with the board as `P1`…`P9` rows.
 
 use std::fmt;
 

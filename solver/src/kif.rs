@@ -3,7 +3,7 @@
 //!
 //! [`parse`] returns the starting position as a validated [`Setup`] with the moves of the
 //! main line (variations after `変化：` are not read); every error carries the 1-based line
-//! number. [`write`] produces a record that ShogiHome, Kifu for Windows and similar tools
+//! number. [`write()`] produces a record that ShogiHome, Kifu for Windows and similar tools
 //! open. [`decode`] turns file bytes into text: `.kifu` files are UTF-8, `.kif` files are
 //! Shift-JIS (CP932) unless they say otherwise.
 //!
@@ -140,6 +140,12 @@ pub enum KifErrorKind {
     MoveNumber { expected: usize, found: usize },
     /// The diagram is not a legal position.
     IllegalPosition(PositionError),
+    /// Header lines but no board diagram, `手合割` or move: a file cut off before its
+    /// diagram, not the start position.
+    NoPosition,
+    /// A carriage return not followed by a line feed (classic Mac OS line endings): the
+    /// lines cannot be told apart.
+    BareCarriageReturn,
 }
 
 impl fmt::Display for KifError {
@@ -164,6 +170,15 @@ impl fmt::Display for KifError {
                 write!(f, "move number {found} where {expected} was expected")
             }
             IllegalPosition(e) => write!(f, "illegal position: {e}"),
+            NoPosition => write!(
+                f,
+                "no board diagram, 手合割 or move: the file ends before the position (cut off?)"
+            ),
+            BareCarriageReturn => write!(
+                f,
+                "a carriage return without a line feed (CR-only line endings): save the file \
+                 with LF or CRLF line endings"
+            ),
         }
     }
 }
@@ -506,10 +521,17 @@ fn parse_move(
             if chars.next() != Some(')') {
                 return Err(bad());
             }
+            rest = chars.as_str();
             Some(parse_square(f, rk).ok_or_else(bad)?)
         }
         None => None,
     };
+    // After the move: nothing, or the time `( 0:01/00:00:01)`, or `+` (a variation
+    // follows). `５七角打成成成` is not a move.
+    let tail = rest.trim_start_matches([' ', '　', '\t']);
+    if !(tail.is_empty() || tail.starts_with(['(', '+'])) {
+        return Err(bad());
+    }
     let illegal = |reason: String| KifErrorKind::IllegalMove {
         text: body.trim_end().to_string(),
         reason,
@@ -544,6 +566,16 @@ fn parse_move(
 pub fn parse(text: &str) -> Result<KifRecord, KifError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let err = |line: usize, kind: KifErrorKind| KifError { line, kind };
+    // `lines` splits at LF only: with CR-only endings the whole file would be one line,
+    // read as headers, and the start position solved instead of the problem.
+    if let Some(at) = text
+        .match_indices('\r')
+        .map(|(i, _)| i)
+        .find(|&i| !text[i + 1..].starts_with('\n'))
+    {
+        let line = text[..at].matches('\n').count() + 1;
+        return Err(err(line, KifErrorKind::BareCarriageReturn));
+    }
 
     let mut board: Option<[Option<Piece>; 81]> = None;
     let mut diagram: Option<(usize, usize, [Option<Piece>; 81])> = None; // (start line, ranks, squares)
@@ -744,6 +776,10 @@ pub fn parse(text: &str) -> Result<KifRecord, KifError> {
     }
     if !seen_content {
         return Err(err(last_line.max(1), KifErrorKind::Empty));
+    }
+    if board.is_none() && handicap.is_none() && pos.is_none() {
+        // Only header lines: a record is a diagram, a 手合割 or a game's moves.
+        return Err(err(last_line.max(1), KifErrorKind::NoPosition));
     }
     let pos = match pos {
         Some(p) => p,
@@ -1001,6 +1037,58 @@ mod tests {
             parse("# only a comment\n").unwrap_err().kind,
             KifErrorKind::Empty
         );
+    }
+
+    #[test]
+    fn a_record_cut_off_before_its_diagram_is_not_the_start_position() {
+        let lines: Vec<&str> = TSUME.lines().collect();
+        let e = parse(&(lines[..3].join("\n") + "\n")).unwrap_err();
+        assert_eq!((e.line, e.kind), (3, KifErrorKind::NoPosition));
+        // A game's moves or a 手合割 without a diagram are still the start position.
+        let game = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+        assert_eq!(parse(game).unwrap().moves.len(), 1);
+        let game = "手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+        assert_eq!(parse(game).unwrap().moves.len(), 1);
+    }
+
+    #[test]
+    fn cr_only_line_endings_are_refused() {
+        let e = parse(&TSUME.replace('\n', "\r")).unwrap_err();
+        assert_eq!((e.line, e.kind), (1, KifErrorKind::BareCarriageReturn));
+        // CRLF is fine.
+        assert_eq!(
+            parse(&TSUME.replace('\n', "\r\n")).unwrap(),
+            parse(TSUME).unwrap()
+        );
+    }
+
+    #[test]
+    fn text_after_a_move_is_refused() {
+        for bad in [
+            "２三飛打成成成",
+            "２三飛打成",
+            "２三飛打x",
+            "２二歩成(23)成",
+        ] {
+            let text = TSUME
+                .replace("   3 ２三飛打", &format!("   3 {bad}"))
+                .replace(
+                    "   1 ２二歩成(23)   ( 0:00/00:00:00)",
+                    &format!(
+                        "   1 {}",
+                        if bad.contains("(23)") {
+                            bad
+                        } else {
+                            "２二歩成(23)"
+                        }
+                    ),
+                );
+            let e = parse(&text).unwrap_err();
+            assert!(matches!(e.kind, KifErrorKind::BadMove(_)), "{bad}: {e}");
+        }
+        // A time or a variation mark after the move is fine.
+        let text = TSUME.replace("   3 ２三飛打", "   3 ２三飛打   ( 0:01/00:00:01)+");
+        assert_eq!(parse(&text).unwrap().moves.len(), 3);
     }
 
     #[test]

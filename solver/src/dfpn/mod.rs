@@ -91,22 +91,81 @@ pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Tabl
 
 /// Runs `f` on a thread of its own with a stack for deep searches: the search recurses once
 /// per ply, and problems run to well over a thousand plies, whatever thread called us.
+///
+/// Panics with a clear message when no such thread can be started (see
+/// [`try_on_search_thread`]).
 pub fn on_search_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    try_on_search_thread(f).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`on_search_thread`], or an error when the thread cannot be started even with the
+/// smallest stack (an address-space limit such as `ulimit -v`).
+pub fn try_on_search_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, SearchThreadError> {
+    // Borrowed by the thread, so that `f` is still here when a spawn fails.
+    let slot = std::sync::Mutex::new(Some(f));
     std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new()
-            .name("tsume-search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn_scoped(scope, f)
-            .expect("spawning the search thread");
-        handle
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        // The stack is only reserved (pages are touched as the search goes deeper), but a
+        // limit on the address space can refuse the reservation: then take a smaller one
+        // (enough for all but very deep searches) rather than fail.
+        let mut size = SEARCH_STACK_BYTES;
+        loop {
+            let spawned = std::thread::Builder::new()
+                .name("tsume-search".into())
+                .stack_size(size)
+                .spawn_scoped(scope, || {
+                    let f = slot
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .take()
+                        .expect("run once");
+                    f()
+                });
+            match spawned {
+                Ok(handle) => {
+                    return Ok(handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                }
+                Err(_) if size / 2 >= MIN_SEARCH_STACK_BYTES => size /= 2,
+                Err(e) => {
+                    return Err(SearchThreadError {
+                        stack_bytes: size,
+                        message: e.to_string(),
+                    })
+                }
+            }
+        }
     })
 }
 
 /// Stack of the search thread: a few kilobytes per ply for a few thousand plies, reserved
 /// (only the pages used are ever touched).
 const SEARCH_STACK_BYTES: usize = 1 << 30;
+
+/// The smallest stack [`try_on_search_thread`] falls back to.
+const MIN_SEARCH_STACK_BYTES: usize = 16 << 20;
+
+/// The search thread could not be started.
+#[derive(Clone, Debug)]
+pub struct SearchThreadError {
+    /// The smallest stack tried.
+    pub stack_bytes: usize,
+    /// The system's reason.
+    pub message: String,
+}
+
+impl std::fmt::Display for SearchThreadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot start the search thread, even with a {} MiB stack: {} (an address-space limit such as `ulimit -v` too low?)",
+            self.stack_bytes >> 20,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for SearchThreadError {}
 
 /// [`solve_with_table`] on the calling thread (which must have a deep enough stack, e.g.
 /// one started by [`on_search_thread`]); `options.hash_mb` is not used.

@@ -136,6 +136,25 @@ impl Probe {
     }
 }
 
+/// A transposition table that could not be allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    /// The size asked for, in MiB.
+    pub megabytes: usize,
+}
+
+impl std::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a transposition table of {} MiB: not enough memory (a smaller --hash / USI_Hash may fit)",
+            self.megabytes
+        )
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
 pub struct Table {
     /// Entries packed as four words each (see [`Entry::pack`]): a zeroed `u64` buffer is
     /// allocated lazily by the OS, so a large table costs nothing until it is used.
@@ -148,18 +167,35 @@ pub struct Table {
 
 impl Table {
     /// A table using at most `megabytes` MiB (at least one cluster).
+    ///
+    /// Panics when the memory cannot be had; [`Table::try_new`] reports it instead.
     pub fn new(megabytes: usize) -> Table {
-        let bytes = megabytes.max(1) << 20;
+        Table::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Table::new`], or an error when the memory cannot be allocated (a `--hash` larger
+    /// than the machine or the address-space limit), instead of an abort.
+    pub fn try_new(megabytes: usize) -> Result<Table, TableAllocError> {
+        let bytes = megabytes.max(1).saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
-        let slots = vec![[0u64; 4]; clusters * CLUSTER];
+        let len = clusters * CLUSTER;
+        // The zeroed buffer below comes from the allocator's zeroed path (pages the OS
+        // zeroes on first touch), which has no fallible form: reserve the same size
+        // fallibly first, so that a refusal is an error here rather than an abort there.
+        let mut probe: Vec<[u64; 4]> = Vec::new();
+        probe
+            .try_reserve_exact(len)
+            .map_err(|_| TableAllocError { megabytes })?;
+        drop(probe);
+        let slots = vec![[0u64; 4]; len];
         advise_huge_pages(&slots);
-        Table {
+        Ok(Table {
             slots,
             mask: clusters - 1,
             used: 0,
             generation: 0,
-        }
+        })
     }
 
     /// Forgets every entry, in constant time: a new generation starts (the memory is only
@@ -480,6 +516,13 @@ mod tests {
         t.store_disproven(key + 2, g, 7, 10);
         assert_eq!(t.probe(key + 2, g, 7).kind(), Kind::Disproven);
         assert_eq!(t.probe(key + 2, g, 9).kind(), Kind::Unknown);
+    }
+
+    #[test]
+    fn a_table_too_large_for_memory_is_an_error_not_an_abort() {
+        let e = Table::try_new(1 << 40).err().expect("a 2^60-byte table");
+        assert!(e.to_string().contains("1099511627776 MiB"), "{e}");
+        assert!(Table::try_new(1).is_ok());
     }
 
     #[test]
