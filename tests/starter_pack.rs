@@ -20,6 +20,10 @@ fn every_starter_problem_is_sound() {
         "2",
         "--budget",
         "1000000",
+        // Line 17's 余詰 check 4b5a+ is refuted in 245 K nodes in a fresh table, but not
+        // within 1 M with 32 MiB per game after the other checks (benches/RESULTS.md §15).
+        "--hash",
+        "256",
         pack.to_str().unwrap(),
     ]);
     let out = stdout(&o);
