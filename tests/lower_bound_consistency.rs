@@ -374,8 +374,9 @@ fn lower_bound_answers_agree_with_their_children() {
 
 /// The bigger run (`cargo test --release --test lower_bound_consistency -- --ignored
 /// --nocapture`): every `LB_EVERY`-th line (default 10) of the files in `LB_FILES`
-/// (colon-separated, default the shared mate-3…11 solutions), in tables of `LB_SIZES` MiB
-/// (default 1:256), the minimax up to budget `LB_BRUTE` (default 9).
+/// (colon-separated, default the shared mate-3…11 solutions), the positions whose line has
+/// at most `LB_MAX_LEFT` plies left (default all), in tables of `LB_SIZES` MiB (default
+/// 1:256), the minimax up to budget `LB_BRUTE` (default 9).
 #[test]
 #[ignore]
 fn lower_bound_answers_agree_with_their_children_big() {
@@ -386,6 +387,7 @@ fn lower_bound_answers_agree_with_their_children_big() {
         .map(|s| s.parse().unwrap())
         .collect();
     let brute: i32 = env("LB_BRUTE", "9").parse().unwrap();
+    let max_left: i32 = env("LB_MAX_LEFT", &i32::MAX.to_string()).parse().unwrap();
     let default_files = (3..=11)
         .step_by(2)
         .map(|n| {
@@ -398,7 +400,11 @@ fn lower_bound_answers_agree_with_their_children_big() {
     let mut positions = Vec::new();
     for f in env("LB_FILES", &default_files).split(':') {
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
-        positions.extend(positions_along(&text, every));
+        positions.extend(
+            positions_along(&text, every)
+                .into_iter()
+                .filter(|at| at.left <= max_left),
+        );
     }
     let t = run(&positions, &sizes, brute);
     eprintln!(
