@@ -334,3 +334,34 @@ fn zuko059_two_ply_rule() {
     let left = tsume::hand_after_line(&mut end, moves, pos.side_to_move());
     assert!(left.is_empty(), "{sfen}: {left:?} left over");
 }
+
+/// Issue 23 part 3: the lower-bound game answered "no mate within 9" at Q while the child
+/// after `L*3e` is a mate within 8 (both checked by an exhaustive minimax of the game, see
+/// tests/lower_bound_consistency.rs). The interposition `L*3d` was refuted as an ordinary
+/// move through `3e3d 3c4d 3d3c 4d3c`, back to Q on the path, and that refutation was taken
+/// for the interposition repeating a position itself: the capture `3e3d` with the lance
+/// out of the game was never tried. `tsume_length` then skipped the length 9.
+#[test]
+fn lower_bound_game_no_wrong_disproof_after_a_repetition_below() {
+    let q = Position::from_sfen("6g2/3Sn4/5gkS1/4N3+R/5p3/6p+p1/8p/9/3L2+p2 b Lr2b2g2s2n2l13p 1")
+        .unwrap();
+    let mut child = q.clone();
+    child.do_move(q.parse_move("L*3e").unwrap());
+    for hash_mb in [1, 16] {
+        let lower_bound_length = |pos: &Position, within: i32| {
+            let mut raw = Table::new(hash_mb);
+            let mut lower_bound = Table::new(hash_mb);
+            let limits = EvalLimits {
+                total: Some(5_000_000),
+                ..EvalLimits::default()
+            };
+            let mut ev = Evaluator::new(&mut raw, &mut lower_bound, q.side_to_move(), limits);
+            dfpn::on_search_thread(|| ev.lower_bound_length(pos, within))
+                .expect("within the node limit")
+        };
+        assert_eq!(lower_bound_length(&child, 8), Some(8), "{hash_mb} MiB");
+        assert_eq!(lower_bound_length(&q, 9), Some(9), "{hash_mb} MiB");
+        assert_eq!(lower_bound_length(&q, 11), Some(9), "{hash_mb} MiB");
+        assert_eq!(lower_bound_length(&q, 7), None, "{hash_mb} MiB");
+    }
+}

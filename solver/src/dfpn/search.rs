@@ -1114,8 +1114,13 @@ impl<'t> Search<'t> {
     /// A pending interposition refuted as an ordinary move becomes the flagged child that
     /// may still be excused (see [`Via::Pending`]).
     fn flag_if_refuted(&mut self, c: &mut Child, remaining: u16) {
+        if c.via != Via::Pending || c.dn != 0 {
+            return;
+        }
         // A repetition stays a failure (the position is on the path: never searched again).
-        if c.via != Via::Pending || c.dn != 0 || c.rep_depth != u32::MAX {
+        // A refutation that only depends on the path further down does not: the capture of
+        // the interposed piece may still excuse the interposition.
+        if self.path.contains_key(&self.pos.full_key_after(c.mv)) {
             return;
         }
         c.via = Via::Interposition;
@@ -1125,5 +1130,6 @@ impl<'t> Search<'t> {
         c.dn = p.dn;
         c.len = p.len;
         c.hand = p.hand;
+        c.rep_depth = u32::MAX;
     }
 }
