@@ -315,6 +315,18 @@ fn main() -> ExitCode {
             if pos.king(!pos.side_to_move()).is_none() {
                 return bad_input("the defender (the side not to move) has no king to mate");
             }
+            let missing = pos.missing_pieces();
+            if !missing.is_empty() {
+                // The commonest slip: an SFEN that gives only the attacker's hand. The
+                // position is solved as written, but the user is told.
+                eprintln!(
+                    "note: the pieces {} are neither on the board nor in a hand; a tsume \
+                     problem gives them to the defender: add --fill-defender-hand \
+                     (docs/rules.md §2)",
+                    // Spelt in the defender's letters, as it would be in the SFEN.
+                    missing.to_sfen(pos.side_to_move() == tsume_solver::Color::White)
+                );
+            }
             let time_limit = match parse_time_limit(time_limit) {
                 Ok(t) => t,
                 Err(e) => return bad_input(e),
@@ -569,7 +581,8 @@ fn run_verify(
     }
     let (sound, flawed, unproven) = match verify::run(&problems, &options, json, threads) {
         Ok(c) => c,
-        Err(e) => return bad_input(e),
+        Err(verify::RunError::OutputClosed) => return ExitCode::SUCCESS,
+        Err(verify::RunError::Other(e)) => return bad_input(e),
     };
     eprintln!(
         "{} problems: {sound} sound, {flawed} flawed, {unproven} unproven{}",

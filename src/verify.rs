@@ -202,16 +202,33 @@ fn text_line(p: &Problem, v: &Verdict) -> String {
 
 /// Verifies `problems` on `threads` threads, printing each verdict in input order as soon
 /// as it and those before it are known. Returns (sound, flawed, unproven) counts.
+/// Why [`run`] stopped early.
+pub enum RunError {
+    /// The reader of the output went away (`| head -2`): stop quietly, as Unix tools do.
+    OutputClosed,
+    Other(String),
+}
+
+impl RunError {
+    fn writing(e: std::io::Error) -> RunError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            RunError::OutputClosed
+        } else {
+            RunError::Other(format!("writing the output: {e}"))
+        }
+    }
+}
+
 pub fn run(
     problems: &[Problem],
     options: &VerifyOptions,
     json: bool,
     threads: usize,
-) -> Result<(usize, usize, usize), String> {
+) -> Result<(usize, usize, usize), RunError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| format!("starting {threads} threads: {e}"))?;
+        .map_err(|e| RunError::Other(format!("starting {threads} threads: {e}")))?;
     let mut counts = (0, 0, 0);
     let stdout = std::io::stdout();
     // Chunks keep the output in order and flowing on long inputs.
@@ -233,15 +250,14 @@ pub fn run(
             } else {
                 text_line(p, v)
             };
-            writeln!(out, "{text}").map_err(|e| format!("writing the output: {e}"))?;
+            writeln!(out, "{text}").map_err(RunError::writing)?;
             match verdict_word(v) {
                 "sound" => counts.0 += 1,
                 "flawed" => counts.1 += 1,
                 _ => counts.2 += 1,
             }
         }
-        out.flush()
-            .map_err(|e| format!("writing the output: {e}"))?;
+        out.flush().map_err(RunError::writing)?;
     }
     Ok(counts)
 }

@@ -245,3 +245,64 @@ fn a_huge_time_limit_is_bad_input() {
     let o = tsume(&["solve", MATE3, "--time-limit", "1e9"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// The commonest slip: an SFEN with only the attacker's hand. It is solved as written (mate
+/// in 5), and stderr says which pieces are missing and how to give them to the defender;
+/// with `--fill-defender-hand` the note is gone (and the length is the book's 31, not
+/// searched here).
+#[test]
+fn missing_pieces_are_pointed_out() {
+    let sfen = "8k/9/9/9/9/9/9/9/9 b R2GS 1";
+    let o = tsume(&["solve", sfen, "--hash", "16"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("mate in 5"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("are neither on the board nor in a hand"),
+        "{err}"
+    );
+    assert!(err.contains("--fill-defender-hand"), "{err}");
+    let full = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+    let o = tsume(&["solve", full, "--hash", "16"]);
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
+}
+
+/// `tsume verify X --json | head -2`: the reader going away ends the run quietly, with no
+/// error message and exit code 0.
+#[test]
+fn a_closed_output_pipe_ends_verify_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let pack = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/starter/pack.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args([
+            "verify",
+            pack,
+            "--json",
+            "--skip-unnecessary",
+            "--threads",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
+}
