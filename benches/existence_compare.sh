@@ -1,14 +1,14 @@
 #!/bin/sh
 # Mate existence, tsume df-pn vs cshogi DfPn, interleaved (tsume, cshogi, tsume, cshogi, ...).
 # Usage: benches/existence_compare.sh [REPS] [PYTHON]   (PYTHON: an interpreter with cshogi)
-# Env: STEP (default 10), DATA (default ../shared/data relative to the repo root),
+# Env: STEP (default 10), DATA (default benches/data relative to the repo root),
 #      CARGO_TARGET_DIR (default benches/existence/target).
 set -eu
 cd "$(dirname "$0")/.."
 REPS=${1:-5}
 PY=${2:-python3}
 STEP=${STEP:-10}
-DATA=${DATA:-../shared/data}
+DATA=${DATA:-benches/data}
 TARGET=${CARGO_TARGET_DIR:-benches/existence/target}
 CARGO_TARGET_DIR=$TARGET cargo build --release --quiet --manifest-path benches/existence/Cargo.toml
 FILES="$DATA/mate3_sample.txt $DATA/mate5_sample.txt $DATA/mate7_sample.txt $DATA/mate9_sample.txt $DATA/mate11_sample.txt"

@@ -5,7 +5,7 @@ nodes and peak memory per set.
 Usage: benches/solve_sets.py [--tsume target/release/tsume] [--time-limit S] [--hash MB]
                              [--rules raw|tsume] [--limit N] [--step K] FILE...
 
-FILE lines are `<sfen 4 tokens> <len> [moves ...] [# comment]` as in ../shared/data. A line
+FILE lines are `<sfen 4 tokens> <len> [moves ...] [# comment]` as in benches/data. A line
 counts as solved when the answer is mate and, if the label is a number, its length equals
 the label (raw labels for the mined sets; under --rules tsume, the `published=` length where
 given, else at most the raw label).

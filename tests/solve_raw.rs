@@ -1,7 +1,7 @@
 //! `--rules raw` answers against the labelled sets: YaneuraOu's mate-N samples (raw lengths
 //! computed by KomoringHeights) and the raw expectations of the tricky-rules set.
 //!
-//! A CI-sized sample lives in `tests/data/`; the full files of `../shared/data/` run in the
+//! A CI-sized sample lives in `tests/data/`; the full files of `benches/data/` run in the
 //! ignored tests (`cargo test --release --test solve_raw -- --ignored`).
 
 mod common;

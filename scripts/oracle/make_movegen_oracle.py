@@ -9,10 +9,10 @@ How to run (from the repository root):
     python3 -m venv /tmp/oracle-venv
     /tmp/oracle-venv/bin/pip install cshogi        # produced with cshogi 1.1.0
     /tmp/oracle-venv/bin/python scripts/oracle/make_movegen_oracle.py \
-        --data-dir ../shared/data --out tests/data/movegen_oracle.txt
+        --data-dir benches/data --out tests/data/movegen_oracle.txt
 
 `--data-dir` is the folder holding the problem files (mate3_sample_solutions.txt,
-tricky_rules.txt, zuko.txt, perft.txt, ...); it defaults to ../shared/data, then
+tricky_rules.txt, zuko.txt, perft.txt, ...); it defaults to benches/data, then
 /work/shared/data. The output is deterministic for a given cshogi version (fixed seed,
 sorted move lists). Extra options: --perft-max-interior N (default 150000) limits which
 perft.txt rows are recomputed, --skip-perft, --seed.

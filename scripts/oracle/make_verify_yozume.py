@@ -1,5 +1,5 @@
 """Writes tests/data/verify_yozume.txt: mined mate-3/5 positions (YaneuraOu sets, via
-../shared/data) with their labelled solution and, from cshogi's DfPn, every mating first
+benches/data) with their labelled solution and, from cshogi's DfPn, every mating first
 move. `tsume verify` must flag 余詰 at ply 1 exactly when there is more than one.
 
 Usage: python3 make_verify_yozume.py > tests/data/verify_yozume.txt
@@ -10,9 +10,9 @@ import os
 
 from mating_first_moves import mating_first_moves
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/data")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../benches/data")
 
-print("# Mined mate-in-3/5 positions (YaneuraOu mate sets via ../shared/data/mate{3,5}_sample_solutions.txt)")
+print("# Mined mate-in-3/5 positions (YaneuraOu mate sets via benches/data/mate{3,5}_sample_solutions.txt)")
 print("# with the labelled solution; the comment lists every mating first move found by")
 print("# cshogi 1.1.0's DfPn (scripts/oracle/make_verify_yozume.py): 余詰 at ply 1 iff more than one.")
 for name in ["mate3", "mate5"]:

@@ -15,10 +15,10 @@ pub fn read_data(name: &str) -> String {
         .unwrap_or_else(|e| panic!("reading tests/data/{name}: {e}"))
 }
 
-/// Path of a file under `../shared/data/` (only for ignored, full-size tests).
+/// Path of a file under `benches/data/` (only for ignored, full-size tests).
 pub fn shared_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("benches/data")
         .join(name)
 }
 
