@@ -200,7 +200,7 @@ fn check_setup(setup: &Setup) -> Result<Position, Flaw> {
     let missing = pos.missing_pieces();
     if !missing.is_empty() {
         return Err(Flaw::SetUp(format!(
-            "the defender's hand is not the rest of the set (missing {}; \
+            "the defender's hand is not the rest of the set (missing {}: \
              --fill-defender-hand gives it the rest)",
             missing.to_sfen(true)
         )));
