@@ -36,14 +36,25 @@ pub fn detect(arg: &str) -> Format {
 /// Reads the starting position from `arg`, an SFEN or the path of a KIF or CSA file. The
 /// error says what is wrong and, for files, where (`path: line N: …`).
 pub fn load_setup(arg: &str, format: Format) -> Result<Setup, String> {
+    let auto = format == Format::Auto;
     let format = match format {
         Format::Auto => detect(arg),
         f => f,
     };
     match format {
-        Format::Auto | Format::Sfen => arg
-            .parse::<Setup>()
-            .map_err(|e| format!("malformed SFEN: {e}")),
+        Format::Auto | Format::Sfen => arg.parse::<Setup>().map_err(|e| {
+            // A path that exists is a file of a kind this command does not read (a pack,
+            // an SFEN list): say so instead of reporting its name as a malformed SFEN.
+            if auto && Path::new(arg).is_file() {
+                format!(
+                    "{arg}: a file of unknown kind (solve reads one problem: an SFEN, or a \
+                     .kif/.kifu/.csa file, or any file with --format kif|csa); \
+                     for packs and SFEN lists use tsume verify"
+                )
+            } else {
+                format!("malformed SFEN: {e}")
+            }
+        }),
         Format::Kif => {
             let utf8_only = Path::new(arg)
                 .extension()

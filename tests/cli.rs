@@ -306,3 +306,16 @@ fn a_closed_output_pipe_ends_verify_quietly() {
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(!err.contains("Broken pipe"), "{err}");
 }
+
+/// A file that is neither KIF nor CSA (a pack, an SFEN list) is named as such, with a
+/// pointer to `tsume verify`, instead of "malformed SFEN".
+#[test]
+fn a_file_of_unknown_kind_is_named() {
+    let pack = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/starter/pack.sfen");
+    let o = tsume(&["solve", pack]);
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
+    let err = stderr(&o);
+    assert!(err.contains("a file of unknown kind"), "{err}");
+    assert!(err.contains("tsume verify"), "{err}");
+    assert!(!err.contains("malformed SFEN"), "{err}");
+}

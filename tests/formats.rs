@@ -149,8 +149,16 @@ fn solve_reads_kif_and_csa_files() {
     let o = tsume(&["solve", "--format", "csa", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = tsume(&["solve", path.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "a .txt path is read as an SFEN");
-    assert!(stderr(&o).contains("malformed SFEN"), "{}", stderr(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a .txt path is not read as KIF or CSA"
+    );
+    assert!(
+        stderr(&o).contains("a file of unknown kind"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
