@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use tsume_solver::dfpn::search::Stop;
-use tsume_solver::dfpn::table::{Table, TableAllocError};
+use tsume_solver::dfpn::table::Table;
 use tsume_solver::dfpn::{self, Outcome, SolveOptions, SolveReport};
 use tsume_solver::perft::{perft, PerftMode};
 use tsume_solver::{notation, tsume, Position, Setup};
@@ -348,7 +348,7 @@ fn main() -> ExitCode {
                     Err(e) => return bad_input(e),
                 },
                 Rules::Tsume => {
-                    let mut tables = match try_tables(options.hash_mb) {
+                    let mut tables = match tsume::Tables::try_new(options.hash_mb) {
                         Ok(t) => t,
                         Err(e) => return bad_input(e),
                     };
@@ -394,13 +394,16 @@ fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, String> {
     }
 }
 
-/// The two tables of a tsume-rules search (as `tsume::Tables::new` splits `hash_mb`),
-/// allocated fallibly.
-fn try_tables(hash_mb: usize) -> Result<tsume::Tables, TableAllocError> {
-    Ok(tsume::Tables {
-        raw: Table::try_new(hash_mb.div_ceil(2).max(1))?,
-        lower_bound: Table::try_new((hash_mb / 2).max(1))?,
-    })
+/// Whether `workers` threads can each hold tables of `hash_mb` MiB at once, and a search
+/// thread can be started while they are held.
+fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), String> {
+    let tables = (0..workers)
+        .map(|_| tsume::Tables::try_new(hash_mb))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let thread = dfpn::try_on_search_thread(|| ()).map_err(|e| e.to_string());
+    drop(tables);
+    thread
 }
 
 /// Parses `L` or `MIN-MAX`.
@@ -472,13 +475,7 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
     };
     // Each worker keeps tables and starts search threads for the whole run: see now that
     // they can be had, rather than abort in the middle of a batch.
-    let fit: Result<Vec<_>, _> = (0..options.threads)
-        .map(|_| try_tables(options.hash_mb))
-        .collect();
-    if let Err(e) = fit {
-        return bad_input(e);
-    }
-    if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+    if let Err(e) = workers_fit(options.threads, options.hash_mb) {
         return bad_input(e);
     }
     let tty = std::io::stderr().is_terminal();
@@ -569,13 +566,7 @@ fn run_verify(
     // Each thread keeps its tables for the whole run: see that they all fit now, rather
     // than abort when the first problem makes them.
     if !problems.is_empty() {
-        let fit: Result<Vec<_>, _> = (0..threads.min(problems.len()))
-            .map(|_| try_tables(options.hash_mb))
-            .collect();
-        if let Err(e) = fit {
-            return bad_input(e);
-        }
-        if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+        if let Err(e) = workers_fit(threads.min(problems.len()), options.hash_mb) {
             return bad_input(e);
         }
     }

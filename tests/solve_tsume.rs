@@ -295,6 +295,17 @@ fn zuko091_interposed_pawn_is_needed() {
     assert_eq!(checked, 2);
 }
 
+/// The tsume best-play line of a mate (64 MiB tables), checked to replay as one.
+fn tsume_mate(sfen: &str) -> (Position, Vec<Move>) {
+    let pos = Position::from_sfen(sfen).unwrap();
+    let report = tsume::solve(&pos, &options_with_hash(64));
+    let Outcome::Mate { moves } = report.report.outcome else {
+        panic!("{sfen}: {:?}", report.report.outcome);
+    };
+    assert_tsume_line(&pos, &moves, sfen);
+    (pos, moves)
+}
+
 /// 将棋図巧 No. 74 (29 in the book): after `7e8f` the drop `P*6h` next to the king needs
 /// the whole remaining length, so the far drop `P*7g`, captured by the checker with the
 /// same finish, is useless (interpositions are judged from the king outward). Counting it,
@@ -302,12 +313,7 @@ fn zuko091_interposed_pawn_is_needed() {
 #[test]
 fn zuko074_far_interposition_is_useless_beside_a_nearer_one() {
     let sfen = "9/9/7s1/8p/2B+p1+PG1P/4+B2pL/7s1/+p1+r1k1p1G/3N3L1 b RS2gs3n2l11p 1";
-    let pos = Position::from_sfen(sfen).unwrap();
-    let report = tsume::solve(&pos, &options_with_hash(64));
-    let Outcome::Mate { moves } = &report.report.outcome else {
-        panic!("{sfen}: {:?}", report.report.outcome);
-    };
-    assert_tsume_line(&pos, moves, sfen);
+    let (_, moves) = tsume_mate(sfen);
     assert_eq!(moves.len(), 29, "{sfen}");
     let line: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     assert_eq!(
@@ -323,15 +329,10 @@ fn zuko074_far_interposition_is_useless_beside_a_nearer_one() {
 #[test]
 fn zuko059_two_ply_rule() {
     let sfen = "9/9/pR7/9/5l1n1/5p1R1/1g+p1S1+bG1/S1kN1SP1+p/3g1b3 b GS2n3l13p 1";
-    let pos = Position::from_sfen(sfen).unwrap();
-    let report = tsume::solve(&pos, &options_with_hash(64));
-    let Outcome::Mate { moves } = &report.report.outcome else {
-        panic!("{sfen}: {:?}", report.report.outcome);
-    };
-    assert_tsume_line(&pos, moves, sfen);
+    let (pos, moves) = tsume_mate(sfen);
     assert_eq!(moves.len(), 29, "{sfen}");
     let mut end = pos.clone();
-    let left = tsume::hand_after_line(&mut end, moves, pos.side_to_move());
+    let left = tsume::hand_after_line(&mut end, &moves, pos.side_to_move());
     assert!(left.is_empty(), "{sfen}: {left:?} left over");
 }
 

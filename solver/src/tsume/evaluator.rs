@@ -326,13 +326,7 @@ impl<'t> Evaluator<'t> {
     /// interpositions that change nothing (each useless, or captured with mate so that its
     /// line is worth no more than the mate now).
     pub fn ends_line(&mut self, pos: &mut Position) -> Eval<bool> {
-        let mut evasions = MoveList::new();
-        movegen::generate_evasions(pos, &mut evasions);
-        let squares = movegen::interposition_squares(pos);
-        if evasions
-            .iter()
-            .any(|&m| !movegen::is_interposition(pos, squares, m))
-        {
+        if !split_evasions(pos).0.is_empty() {
             return Ok(false);
         }
         let mated = self.mated_value(pos);
@@ -342,23 +336,19 @@ impl<'t> Evaluator<'t> {
     /// Whether the defence `d` of the defender-to-move `pos`, whose value is `r`, is a
     /// useless interposition (the rules doc's test, judged from the king outward).
     pub fn is_useless_interposition(&mut self, pos: &mut Position, d: Move, r: i32) -> Eval<bool> {
-        let squares = movegen::interposition_squares(pos);
-        if !movegen::is_interposition(pos, squares, d) {
-            return Ok(false);
-        }
+        let (others, interpositions) = split_evasions(pos);
         let Some(king) = pos.king(pos.side_to_move()) else {
             return Ok(false);
         };
+        if !interpositions.contains(&d) {
+            return Ok(false);
+        }
+        // The defences that judge it: all but the interpositions, and those nearer the king.
         let distance = d.to().distance(king);
-        let mut evasions = MoveList::new();
-        movegen::generate_evasions(pos, &mut evasions);
-        let judges: Vec<Move> = evasions
+        let nearer = interpositions
             .iter()
-            .copied()
-            .filter(|&m| {
-                !movegen::is_interposition(pos, squares, m) || m.to().distance(king) < distance
-            })
-            .collect();
+            .filter(|m| m.to().distance(king) < distance);
+        let judges: Vec<Move> = others.iter().chain(nearer).copied().collect();
         pos.do_move(d);
         let useless = self.needs_whole_length(pos, r, &judges).and_then(|need| {
             if need {
@@ -371,77 +361,21 @@ impl<'t> Evaluator<'t> {
         useless
     }
 
-    /// The rules doc's definition at a defender node the bounds did not settle.
-    /// Interpositions are judged from the king outward: the one on `s` is useless only
-    /// relative to the defences other than interpositions and the interpositions strictly
-    /// closer to the king (see [`Evaluator::needs_whole_length`]).
+    /// The rules doc's definition at a defender node the bounds did not settle: every
+    /// defence mate within `r − 1`, or a useless interposition (judged from the king
+    /// outward, see [`Evaluator::is_useless_interposition`]; its questions about the nearer
+    /// defences are memoised, so each is searched once per node).
     fn expand_and(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
-        let mut evasions = MoveList::new();
-        movegen::generate_evasions(pos, &mut evasions);
-        let squares = movegen::interposition_squares(pos);
-        let (mut interpositions, others): (Vec<Move>, Vec<Move>) = evasions
-            .iter()
-            .partition(|&&m| movegen::is_interposition(pos, squares, m));
-        for &d in &others {
+        let (others, interpositions) = split_evasions(pos);
+        for &d in others.iter().chain(&interpositions) {
             pos.do_move(d);
-            let ok = self.mate_or(pos, r - 1);
+            let within = self.mate_or(pos, r - 1);
             pos.undo_move();
-            if !ok? {
-                return Ok(false);
-            }
-        }
-        if let Some(king) = pos.king(pos.side_to_move()) {
-            // Stable: on one square, the generation order.
-            interpositions.sort_by_key(|m| m.to().distance(king));
-        }
-        // (distance from the king, whether the defences nearer than that need all `r`).
-        let mut whole_length: Option<(u8, bool)> = None;
-        for (i, &d) in interpositions.iter().enumerate() {
-            pos.do_move(d);
-            let outcome = self.interposition_fails(pos, r, d, |ev, pos| {
-                let king = pos
-                    .king(!pos.side_to_move())
-                    .expect("the defender has a king");
-                let distance = d.to().distance(king);
-                if let Some((at, need)) = whole_length {
-                    if at == distance {
-                        return Ok(need);
-                    }
-                }
-                let nearer = interpositions[..i]
-                    .iter()
-                    .filter(|m| m.to().distance(king) < distance);
-                let defences: Vec<Move> = others.iter().chain(nearer).copied().collect();
-                let need = ev.needs_whole_length(pos, r, &defences)?;
-                whole_length = Some((distance, need));
-                Ok(need)
-            });
-            pos.undo_move();
-            if outcome? {
+            if !within? && !self.is_useless_interposition(pos, d, r)? {
                 return Ok(false);
             }
         }
         Ok(true)
-    }
-
-    /// After the interposition `d` (played on `pos`): whether it refutes "mate within `r`"
-    /// at its parent, i.e. is neither mate within `r − 1` nor useless. `nearer_need_all`
-    /// tells (lazily: it costs searches) whether the defences that judge `d` need all `r`
-    /// plies.
-    fn interposition_fails(
-        &mut self,
-        pos: &mut Position,
-        r: i32,
-        d: Move,
-        nearer_need_all: impl FnOnce(&mut Self, &mut Position) -> Eval<bool>,
-    ) -> Eval<bool> {
-        if self.mate_or(pos, r - 1)? {
-            return Ok(false);
-        }
-        if !nearer_need_all(self, pos)? {
-            return Ok(true);
-        }
-        Ok(!self.captured_and_mated(pos, d.to(), r)?)
     }
 
     /// With the interposition (the last move of `pos`) undone temporarily: whether some
@@ -507,4 +441,20 @@ impl<'t> Evaluator<'t> {
         }
         Ok(false)
     }
+}
+
+/// The evasions of the defender-to-move `pos`: those that are not interpositions (in
+/// generation order), and the interpositions from the king outward (on one square, in
+/// generation order).
+fn split_evasions(pos: &Position) -> (Vec<Move>, Vec<Move>) {
+    let mut evasions = MoveList::new();
+    movegen::generate_evasions(pos, &mut evasions);
+    let squares = movegen::interposition_squares(pos);
+    let (mut interpositions, others): (Vec<Move>, Vec<Move>) = evasions
+        .iter()
+        .partition(|&&m| movegen::is_interposition(pos, squares, m));
+    if let Some(king) = pos.king(pos.side_to_move()) {
+        interpositions.sort_by_key(|m| m.to().distance(king));
+    }
+    (others, interpositions)
 }

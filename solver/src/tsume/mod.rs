@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::time::Instant;
 
 use crate::color::Color;
-use crate::dfpn::table::Table;
+use crate::dfpn::table::{Table, TableAllocError};
 use crate::dfpn::{self, Outcome, SolveOptions, SolveReport, Stop};
 use crate::hand::Hand;
 use crate::movegen;
@@ -87,10 +87,15 @@ pub struct Tables {
 
 impl Tables {
     pub fn new(hash_mb: usize) -> Tables {
-        Tables {
-            raw: Table::new(hash_mb.div_ceil(2).max(1)),
-            lower_bound: Table::new((hash_mb / 2).max(1)),
-        }
+        Tables::try_new(hash_mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Tables::new`], or an error when the memory cannot be allocated.
+    pub fn try_new(hash_mb: usize) -> Result<Tables, TableAllocError> {
+        Ok(Tables {
+            raw: Table::try_new(hash_mb.div_ceil(2).max(1))?,
+            lower_bound: Table::try_new((hash_mb / 2).max(1))?,
+        })
     }
 
     /// Forgets everything (in constant time, see [`Table::clear`]).
@@ -350,6 +355,13 @@ fn line_after(
     Ok(None)
 }
 
+/// The value of `line` from `pos` under the two-ply rule (see [`tsume_value`]): its
+/// length, less 2 when it ends with `attacker` pieces in hand.
+pub fn line_value(pos: &mut Position, line: &[Move], attacker: Color) -> i32 {
+    let leftover = !hand_after_line(pos, line, attacker).is_empty();
+    line.len() as i32 - if leftover { 2 } else { 0 }
+}
+
 /// `attacker`'s hand after playing `line` from `pos` (left as it was).
 pub fn hand_after_line(pos: &mut Position, line: &[Move], attacker: Color) -> Hand {
     for &m in line {
@@ -435,13 +447,10 @@ pub fn variations(
         p.clear_history();
         let mut plies = Vec::new();
         let mut result = Ok(());
-        // Values under the two-ply rule: a line that ends with pieces left over counts 2
-        // plies shorter.
-        let leftover = !hand_after_line(&mut p, line, attacker).is_empty();
-        let shorter = if leftover { 2 } else { 0 };
+        let value = line_value(&mut p, line, attacker);
         for (i, &m) in line.iter().enumerate() {
             if p.side_to_move() != attacker {
-                let value = (line.len() - i) as i32 - shorter;
+                let value = value - i as i32;
                 match defender_alternatives(&mut ev, &mut p, m, value) {
                     Ok(alternatives) => plies.push(DefenderPly {
                         ply: i + 1,

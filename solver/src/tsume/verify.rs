@@ -6,8 +6,8 @@
 use std::fmt;
 
 use super::{
-    best_play_line, final_alternatives, hand_after_line, tsume_value, EvalLimits, Evaluator,
-    Tables, TieBreak,
+    best_play_line, final_alternatives, hand_after_line, line_value, tsume_value, EvalLimits,
+    Evaluator, Tables, TieBreak,
 };
 use crate::dfpn::table::Table;
 use crate::dfpn::{self, SolveOptions, Stop};
@@ -327,26 +327,30 @@ impl Verifier<'_> {
         let line = match claimed {
             Some(moves) => match replay_claimed(&mut ev, &root, moves) {
                 Ok(line) => {
-                    let leftover = !hand_after_line(&mut root, &line, attacker).is_empty();
-                    if leftover || line.len() != value as usize {
-                        // The best-play line's length (value + 2 if it must end with
-                        // pieces left over) decides.
-                        match best_play_line(&mut ev, &mut root, value, &mut TieBreak::new()) {
-                            Ok(best) if best.len() != line.len() => {
+                    // A line of the best value without pieces left over is as long as any
+                    // best-play line; otherwise the best-play line's length decides.
+                    let best = if line_value(&mut root, &line, attacker) == line.len() as i32
+                        && line.len() == value as usize
+                    {
+                        Ok(line.len())
+                    } else {
+                        best_play_line(&mut ev, &mut root, value, &mut TieBreak::new())
+                            .map(|best| best.len())
+                    };
+                    match best {
+                        Ok(best) => {
+                            verdict.length = Some(best);
+                            if best != line.len() {
                                 verdict.flaws.push(Flaw::Length {
-                                    best: best.len(),
+                                    best,
                                     claimed: line.len(),
                                 });
-                                verdict.length = Some(best.len());
                             }
-                            Ok(best) => verdict.length = Some(best.len()),
-                            Err(stop) => verdict.flaws.push(Flaw::Unproven(format!(
-                                "solution line: {}",
-                                stop_name(stop)
-                            ))),
                         }
-                    } else {
-                        verdict.length = Some(line.len());
+                        Err(stop) => verdict.flaws.push(Flaw::Unproven(format!(
+                            "solution line: {}",
+                            stop_name(stop)
+                        ))),
                     }
                     line
                 }
@@ -554,14 +558,13 @@ fn longer_defence(
     root: &mut Position,
     line: &[Move],
 ) -> Result<Option<usize>, Stop> {
-    let leftover = !hand_after_line(root, line, ev.attacker).is_empty();
-    let shorter = if leftover { 2 } else { 0 };
+    let value = line_value(root, line, ev.attacker);
     let mut found = None;
     let mut played = 0;
     let mut result = Ok(());
     for (i, &m) in line.iter().enumerate() {
         if root.side_to_move() != ev.attacker {
-            let remaining = (line.len() - i) as i32 - shorter;
+            let remaining = value - i as i32;
             match ev.mate_and(root, remaining) {
                 Ok(true) => {}
                 Ok(false) => found = Some(i + 1),
