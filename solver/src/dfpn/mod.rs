@@ -9,6 +9,8 @@
 
 pub mod hands;
 pub mod search;
+#[cfg(feature = "stats")]
+pub mod stats;
 pub mod table;
 
 use std::time::{Duration, Instant};

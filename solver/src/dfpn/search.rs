@@ -337,6 +337,9 @@ pub struct Search<'t> {
     pub path_dependent: u64,
     /// Child lists of the nodes on the current path, returned for reuse when a node exits.
     scratch: Vec<Scratch>,
+    /// Counters for measurement (feature `stats`).
+    #[cfg(feature = "stats")]
+    pub stats: super::stats::Stats,
 }
 
 /// The table key, attacker hand and repetition depth of a child (see [`Search::child_key`]).
@@ -409,6 +412,8 @@ impl<'t> Search<'t> {
             stopped: None,
             path_dependent: 0,
             scratch: Vec::new(),
+            #[cfg(feature = "stats")]
+            stats: Default::default(),
         }
     }
 
@@ -469,6 +474,8 @@ impl<'t> Search<'t> {
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
+        #[cfg(feature = "stats")]
+        self.stats.node();
         if self.limits.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stopped = Some(Stop::Nodes);
         }
@@ -645,6 +652,7 @@ impl<'t> Search<'t> {
 
     /// Attacker to move: some check must lead to mate. `flag` is the square of the
     /// interposition just played, in the tsume game (see [`Via::Interposition`]).
+    #[allow(clippy::let_and_return)] // the result is counted in between with `stats`
     fn or_node(
         &mut self,
         remaining: u16,
@@ -652,9 +660,28 @@ impl<'t> Search<'t> {
         th_dn: u32,
         flag: Option<Square>,
     ) -> NodeResult {
-        self.with_scratch(|search, scratch| {
+        #[cfg(feature = "stats")]
+        let key = self.pos.board_key() ^ self.salt ^ flag.map_or(0, interposition_flag);
+        #[cfg(feature = "stats")]
+        self.stats
+            .enter(true, key, self.pos.hand(self.attacker), remaining);
+        let r = self.with_scratch(|search, scratch| {
             search.or_node_with(scratch, remaining, th_pn, th_dn, flag)
-        })
+        });
+        #[cfg(feature = "stats")]
+        {
+            use super::stats::Fate;
+            let fate = Fate::of(&r);
+            let known = (fate == Fate::Bounded && r.len != NO_MATE)
+                .then(|| {
+                    self.table
+                        .probe(key, self.pos.hand(self.attacker), UNLIMITED)
+                })
+                .filter(|p| p.kind() == Kind::Proven)
+                .map(|p| p.len);
+            self.stats.exit(fate, r.len, known);
+        }
+        r
     }
 
     fn or_node_with(
@@ -866,6 +893,8 @@ impl<'t> Search<'t> {
     fn evaluate_new_and_child(&mut self, c: &mut Child, remaining: u16) {
         self.pos.do_move(c.mv);
         self.nodes += 1;
+        #[cfg(feature = "stats")]
+        self.stats.node();
         let mut count = EvasionCounter::default();
         let horizon = remaining <= 1;
         if horizon && self.horizon_escape() {
@@ -931,6 +960,8 @@ impl<'t> Search<'t> {
         }
         self.pos.do_move(c.mv);
         self.nodes += 1;
+        #[cfg(feature = "stats")]
+        self.stats.node();
         let ci = CheckInfo::new(&self.pos);
         let mut checks = movegen::MoveCounter::default();
         movegen::generate_checks_with(&self.pos, &ci, &mut checks);
@@ -961,8 +992,20 @@ impl<'t> Search<'t> {
     }
 
     /// Defender to move (in check): every evasion must lead to mate.
+    #[allow(clippy::let_and_return)] // the result is counted in between with `stats`
     fn and_node(&mut self, remaining: u16, th_pn: u32, th_dn: u32) -> NodeResult {
-        self.with_scratch(|search, scratch| search.and_node_with(scratch, remaining, th_pn, th_dn))
+        #[cfg(feature = "stats")]
+        self.stats.enter(
+            false,
+            self.pos.board_key() ^ self.salt,
+            self.pos.hand(self.attacker),
+            remaining,
+        );
+        let r = self
+            .with_scratch(|search, scratch| search.and_node_with(scratch, remaining, th_pn, th_dn));
+        #[cfg(feature = "stats")]
+        self.stats.exit(super::stats::Fate::of(&r), r.len, None);
+        r
     }
 
     fn and_node_with(
