@@ -424,6 +424,7 @@ impl Engine {
             on_progress: Some(Arc::new(move |p: &Progress| {
                 progress_out.line(&progress_line(p));
             })),
+            on_event: None,
         };
         let rules = self.options.rules;
         let kept = self.tables.clone();
