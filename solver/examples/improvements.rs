@@ -1,4 +1,5 @@
-//! Prints each improvement of a solve (length, nodes, time, the length of the line read).
+//! Prints each improvement of a solve (length, nodes, time, the length of the line read)
+//! and each rise of the lower bound.
 //! `cargo run --release -p tsume-solver --example improvements -- "<sfen>" raw|tsume [nodes] [hash_mb]`
 use tsume_solver::dfpn::{self, SolveOptions};
 use tsume_solver::{tsume, Position};
@@ -9,6 +10,19 @@ fn main() {
     let options = SolveOptions {
         node_limit: args.get(3).map(|n| n.parse().expect("nodes")),
         hash_mb: args.get(4).map_or(256, |n| n.parse().expect("MiB")),
+        on_event: Some(std::sync::Arc::new(|e: &dfpn::SolveEvent| {
+            if let dfpn::SolveEvent::LowerBound {
+                lower_bound,
+                nodes,
+                elapsed,
+            } = e
+            {
+                println!(
+                    "lower bound {lower_bound} nodes {nodes} {} ms",
+                    elapsed.as_millis()
+                );
+            }
+        })),
         ..SolveOptions::default()
     };
     let report = match args[2].as_str() {
