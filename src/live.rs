@@ -102,13 +102,17 @@ fn short_count(n: u64) -> String {
     }
 }
 
-/// The terminal progress line (at most 79 columns): best mate, lower bound, nodes, nodes
-/// per second, elapsed time.
+/// The terminal progress line (at most 79 columns): best mate, lower bound (every mate
+/// shorter is proven impossible), nodes, nodes per second, elapsed time.
 pub fn progress_text(s: &Snapshot, elapsed: Duration) -> String {
     let best = s.best.map_or("-".to_string(), |l| l.to_string());
+    // 1 is no bound at all: a mate is at least 1 ply.
+    let lower = match s.lower_bound {
+        0 | 1 => "-".to_string(),
+        b => b.to_string(),
+    };
     let mut text = format!(
-        "best mate {best} | no mate below {} | {} nodes | {}/s | {:.1}s",
-        s.lower_bound,
+        "best mate {best} | lower bound {lower} | {} nodes | {}/s | {:.1}s",
         short_count(s.nodes),
         short_count(nps(s.nodes, elapsed)),
         elapsed.as_secs_f64()
