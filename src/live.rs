@@ -170,10 +170,7 @@ mod tests {
         let text = progress_text(&s, Duration::from_secs(1_000_000_000));
         assert!(text.chars().count() < 80, "{text}");
         let text = progress_text(&Snapshot::default(), Duration::ZERO);
-        assert!(
-            text.starts_with("best mate - | no mate below 0 |"),
-            "{text}"
-        );
+        assert!(text.starts_with("best mate - | lower bound - |"), "{text}");
     }
 
     #[test]
