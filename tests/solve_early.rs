@@ -268,3 +268,24 @@ fn a_stopped_raw_search_answers_with_the_last_mate_proven() {
     );
     assert!(out.starts_with(&format!("mate in {published}\n")), "{out}");
 }
+
+/// A record (`--output csa`) of a search stopped after a mate: the mate's line, ending in
+/// `%TSUMI`, exit 0, and a note on stderr that it is not proven shortest.
+#[test]
+fn a_stopped_search_writes_the_record_of_its_mate() {
+    let (sfen, published) = zuko("zuko005");
+    let (_, mates) = events(&sfen, false);
+    let limit = ((mates[0].0 + mates[1].0) / 2).to_string();
+    let o = common::tsume(&[
+        "solve", &sfen, "--rules", "raw", "--hash", "64", "--nodes", &limit, "--output", "csa",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let csa = common::stdout(&o);
+    assert!(csa.trim_end().ends_with("%TSUMI"), "{csa}");
+    let err = common::stderr(&o);
+    assert!(
+        err.contains(&format!("mate in {} (not proven shortest", mates[0].1)),
+        "{err}"
+    );
+    assert!(mates[0].1 as u64 > published);
+}
