@@ -134,15 +134,15 @@ impl SolveReport {
 
 /// Records improvements and lower bounds as a solve learns them, and tells
 /// [`SolveOptions::on_event`].
-pub struct Recorder {
+pub(crate) struct Recorder {
     start: Instant,
     on_event: Option<EventCallback>,
-    pub improvements: Vec<Improvement>,
-    pub lower_bound: u16,
+    pub(crate) improvements: Vec<Improvement>,
+    pub(crate) lower_bound: u16,
 }
 
 impl Recorder {
-    pub fn new(start: Instant, options: &SolveOptions) -> Recorder {
+    pub(crate) fn new(start: Instant, options: &SolveOptions) -> Recorder {
         Recorder {
             start,
             on_event: options.on_event.clone(),
@@ -152,7 +152,13 @@ impl Recorder {
     }
 
     /// A mate within `length` plies (kept only if shorter than the best so far).
-    pub fn mate(&mut self, length: u16, line: Option<Vec<Move>>, rules: LineRules, nodes: u64) {
+    pub(crate) fn mate(
+        &mut self,
+        length: u16,
+        line: Option<Vec<Move>>,
+        rules: LineRules,
+        nodes: u64,
+    ) {
         if self.improvements.last().is_some_and(|i| i.length <= length) {
             return;
         }
@@ -170,7 +176,7 @@ impl Recorder {
     }
 
     /// No mate shorter than `lower_bound` plies (kept only if higher than before).
-    pub fn lower_bound(&mut self, lower_bound: u16, nodes: u64) {
+    pub(crate) fn lower_bound(&mut self, lower_bound: u16, nodes: u64) {
         if lower_bound <= self.lower_bound {
             return;
         }
