@@ -42,7 +42,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::color::Color;
-use crate::dfpn::search::{Defences, Limits, Search, Stop};
+use crate::dfpn::search::{Defences, Limits, Progress, ProgressCallback, Search, Stop};
 use crate::dfpn::table::{Kind, Table, NO_MATE};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
@@ -85,6 +85,8 @@ pub struct Evaluator<'t> {
     pub limits: EvalLimits,
     /// Nodes searched by every sub-search so far.
     pub nodes: u64,
+    /// Given to each sub-search (with the nodes of the earlier ones added).
+    pub on_progress: Option<ProgressCallback>,
 }
 
 impl<'t> Evaluator<'t> {
@@ -103,6 +105,7 @@ impl<'t> Evaluator<'t> {
             attacker,
             limits,
             nodes: 0,
+            on_progress: None,
         }
     }
 
@@ -138,7 +141,15 @@ impl<'t> Evaluator<'t> {
             node_limit,
             deadline: self.limits.deadline,
             stop_flag: self.limits.stop_flag.clone(),
-            on_progress: None,
+            on_progress: self.on_progress.clone().map(|f| {
+                let before = self.nodes;
+                Arc::new(move |p: &Progress| {
+                    f(&Progress {
+                        nodes: before + p.nodes,
+                        ..*p
+                    })
+                }) as ProgressCallback
+            }),
         };
         let mut root = pos.clone();
         root.clear_history();
