@@ -362,6 +362,48 @@ pub fn first_mate_on_this_thread(
     }
 }
 
+/// Shortens a raw mate of `length` plies just proven in `table` by "mate within L − 2?"
+/// searches, each given at most `cap` nodes, before anything else is searched: the proven
+/// ones reuse the proof tree in the table and cost little; the last one, a disproof, is what
+/// costs (the minimality proof), and is given up at the cap. `found` hears of each shorter
+/// mate (its length, a line read from the table, the nodes spent here so far). Returns the
+/// shortest length found, or the limit of `limits` (for all these searches together) that
+/// stopped them, and the nodes spent.
+pub fn shorten_cheaply_on_this_thread(
+    pos: &Position,
+    limits: &Limits,
+    table: &mut Table,
+    length: u16,
+    cap: u64,
+    mut found: impl FnMut(u16, Option<Vec<Move>>, u64),
+) -> (Result<u16, Stop>, u64) {
+    let mut length = length;
+    let mut nodes = 0;
+    while length >= 3 {
+        let left = limits.node_limit.map(|n| n.saturating_sub(nodes));
+        let capped = left.is_none_or(|l| cap < l);
+        let mut root = pos.clone();
+        root.clear_history();
+        let limits = Limits {
+            node_limit: Some(if capped { cap } else { left.unwrap_or(cap) }),
+            ..limits.clone()
+        };
+        let mut search = Search::new(table, root, limits);
+        let r = search.solve_current(length - 2);
+        nodes += search.nodes;
+        match (r.kind(), search.stopped) {
+            (Kind::Proven, _) => {
+                length = r.len;
+                found(length, table_mating_line(&mut search, length), nodes);
+            }
+            (Kind::Unknown, Some(Stop::Nodes)) if capped => break,
+            (Kind::Unknown, stop) => return (Err(stop.unwrap_or(Stop::Nodes)), nodes),
+            (Kind::Disproven, _) => break,
+        }
+    }
+    (Ok(length), nodes)
+}
+
 fn solve_search(
     search: &mut Search,
     proofs: &mut Vec<(u16, u64)>,

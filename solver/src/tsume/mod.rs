@@ -127,6 +127,11 @@ pub fn with_thread_tables<R>(hash_mb: usize, f: impl FnOnce(&mut Tables) -> R) -
     })
 }
 
+/// The raw shortenings before the tsume evaluator get at most the first mate's nodes
+/// divided by this, plus [`SHORTENING_CAP_MIN`], each.
+const SHORTENING_CAP_DIVISOR: u64 = 4;
+const SHORTENING_CAP_MIN: u64 = 64;
+
 /// Solves `pos` under tsume rules: a first raw mate bounds the length from above, the
 /// lower-bound game's shortest mate from below, and the evaluator settles it between them.
 pub fn solve(pos: &Position, options: &SolveOptions) -> TsumeReport {
@@ -155,16 +160,39 @@ pub fn solve_with_tables(
         // Until the tsume length is known, the answer is this raw mate: the tsume length
         // is at most its length (a raw mate within `r` is a tsume mate within `r`).
         recorder.mate(upper, first.line.clone(), LineRules::Raw, first.nodes);
+        // The raw game's proven shortenings come almost free from the first proof's tree:
+        // the answer reaches its final length early wherever the raw and tsume lengths
+        // agree, and the evaluator gets a tighter upper bound. Only the raw minimality
+        // disproof is not wanted here, and it is given up at the cap.
+        let raw_limits = dfpn::Limits {
+            node_limit: options.node_limit.map(|n| n.saturating_sub(first.nodes)),
+            deadline: options.time_limit.map(|t| start + t),
+            stop_flag: options.stop_flag.clone(),
+            on_progress: None,
+        };
+        let cap = first.nodes / SHORTENING_CAP_DIVISOR + SHORTENING_CAP_MIN;
+        let (shortened, shortening_nodes) = dfpn::shorten_cheaply_on_this_thread(
+            pos,
+            &raw_limits,
+            raw,
+            upper,
+            cap,
+            |len, line, n| recorder.mate(len, line, LineRules::Raw, first.nodes + n),
+        );
+        let before = first.nodes + shortening_nodes;
+        let upper = match shortened {
+            Ok(len) => len,
+            Err(stop) => return (Outcome::Unknown(stop), first, shortening_nodes, Vec::new()),
+        };
         let limits = EvalLimits {
             per_search: None,
-            total: options.node_limit.map(|n| n.saturating_sub(first.nodes)),
+            total: options.node_limit.map(|n| n.saturating_sub(before)),
             deadline: options.time_limit.map(|t| start + t),
             stop_flag: options.stop_flag.clone(),
         };
         let mut ev = Evaluator::new(raw, lower_bound, attacker, limits);
         // The evaluator's sub-searches report their progress as that of the whole solve.
         ev.on_progress = options.on_progress.clone().map(|f| {
-            let before = first.nodes;
             Arc::new(move |p: &Progress| {
                 f(&Progress {
                     nodes: before + p.nodes,
@@ -178,26 +206,32 @@ pub fn solve_with_tables(
         let mut on_lower_bound = |value: i32, nodes: u64| {
             // A value of at least `value` is a length of at least `value` (a line of value
             // `v` is `v` or `v + 2` plies long), and a mate is at least 1 ply.
-            recorder.lower_bound(value.max(1) as u16, first.nodes + nodes);
+            recorder.lower_bound(value.max(1) as u16, before + nodes);
         };
         let line = tsume_value_reporting(&mut ev, &mut root, upper as i32, &mut on_lower_bound)
             .and_then(|value| best_play_line(&mut ev, &mut root, value, &mut TieBreak::new()));
+        let nodes = |ev: &Evaluator| shortening_nodes + ev.nodes;
         let line = match line {
             Ok(line) => line,
-            Err(stop) => return (Outcome::Unknown(stop), first, ev.nodes, Vec::new()),
+            Err(stop) => return (Outcome::Unknown(stop), first, nodes(&ev), Vec::new()),
         };
         // Best play is proven: its length is the tsume length.
         let length = line.len() as u16;
-        recorder.lower_bound(length, first.nodes + ev.nodes);
+        recorder.lower_bound(length, before + ev.nodes);
         recorder.mate(
             length,
             Some(line.clone()),
             LineRules::Tsume,
-            first.nodes + ev.nodes,
+            before + ev.nodes,
         );
         match final_alternatives(&mut ev, &mut root, &line) {
-            Ok(alternatives) => (Outcome::Mate { moves: line }, first, ev.nodes, alternatives),
-            Err(stop) => (Outcome::Unknown(stop), first, ev.nodes, Vec::new()),
+            Ok(alternatives) => (
+                Outcome::Mate { moves: line },
+                first,
+                nodes(&ev),
+                alternatives,
+            ),
+            Err(stop) => (Outcome::Unknown(stop), first, nodes(&ev), Vec::new()),
         }
     });
     let mate_so_far = match outcome {
