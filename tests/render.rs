@@ -127,12 +127,12 @@ fn bad_input_is_exit_2() {
     let pack = dir.join("p.jsonl");
     let pack_s = pack.to_str().unwrap();
     for (text, needle) in [
-        ("{\"id\": \"a\"}\n", ":1: a: missing \"sfen\""),
+        ("{\"id\": \"a\"}\n", ":1: problem a: missing \"sfen\""),
         ("\n{\"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\"}\n", ":2: missing \"id\""),
         ("not json\n", ":1: not JSON"),
         (
             "{\"id\": \"../up\", \"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\"}\n",
-            "cannot be a file name",
+            "an id must be",
         ),
         (
             "{\"id\": \"a\", \"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\"}\n{\"id\": \"a\", \"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\"}\n",
@@ -140,7 +140,7 @@ fn bad_input_is_exit_2() {
         ),
         (
             "{\"id\": \"a\", \"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\", \"solution\": \"G*5b\"}\n",
-            "list of USI moves",
+            "\"solution\" must be a list of strings",
         ),
         ("\n\n", "no problems"),
     ] {
