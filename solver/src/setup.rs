@@ -407,9 +407,15 @@ mod tests {
     fn hand_counts_over_99_read_back() {
         // Found by the pack_line fuzz target: 101 bishops, one letter at a time, printed as
         // `101b`, which the reader refuses (a count is at most 99).
-        let sfen = format!("3sks3/9/4S4/9/9/B8/9/9/9 b S2r{}4g4nl18p 1", "b".repeat(101));
+        let sfen = format!(
+            "3sks3/9/4S4/9/9/B8/9/9/9 b S2r{}4g4nl18p 1",
+            "b".repeat(101)
+        );
         let setup: Setup = sfen.parse().unwrap();
-        assert_eq!(setup.hands[Color::White.index()][PieceKind::Bishop.index()], 101);
+        assert_eq!(
+            setup.hands[Color::White.index()][PieceKind::Bishop.index()],
+            101
+        );
         let printed = setup.to_string();
         assert!(printed.contains(" S2r99b2b4g4nl18p "), "{printed}");
         assert_eq!(printed.parse::<Setup>().unwrap(), setup);
