@@ -104,10 +104,10 @@ pub fn print_record(
     use tsume_solver::dfpn::Outcome;
     use tsume_solver::kif::Ending;
     let pos = tsume_solver::Position::from_setup(setup).expect("validated before");
-    let (moves, ending, code): (&[tsume_solver::Move], Ending, u8) = match &report.outcome {
-        Outcome::Mate { moves } => (moves, Ending::Mate, 0),
-        Outcome::NoMate => (&[], Ending::NoMate, 1),
-        Outcome::Unknown(_) => (&[], Ending::Interrupt, 3),
+    let (moves, ending): (&[tsume_solver::Move], Ending) = match &report.outcome {
+        Outcome::Mate { moves } => (moves, Ending::Mate),
+        Outcome::NoMate => (&[], Ending::NoMate),
+        Outcome::Unknown(_) => (&[], Ending::Interrupt),
     };
     let text = match output {
         Output::Kif => kif::write(&pos, moves, ending),
@@ -119,5 +119,5 @@ pub fn print_record(
         report.nodes,
         report.elapsed.as_secs_f64()
     );
-    std::process::ExitCode::from(code)
+    std::process::ExitCode::from(crate::exit::of_outcome(&report.outcome))
 }
