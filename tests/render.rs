@@ -90,6 +90,11 @@ fn bad_input_is_exit_2() {
     let out = dir.join("x.svg");
     let out = out.to_str().unwrap();
     assert_bad_input(&["render", "9/9 b - 1", "--out", out], "SFEN");
+    // An SFEN line as `tsume verify` reads it: a misspelt `moves` is named.
+    assert_bad_input(
+        &["render", &format!("{MATE3} movez 2c2b+"), "--out", out],
+        "unexpected text after the SFEN: \"movez 2c2b+\"",
+    );
     assert_bad_input(
         &["render", "4k4/9/4P4/9/4P4/9/9/9/4K4 b - 1", "--out", out],
         "nifu",
