@@ -6,9 +6,12 @@ Usage: benches/solve_sets.py [--tsume target/release/tsume] [--time-limit S] [--
                              [--rules raw|tsume] [--limit N] [--step K] FILE...
 
 FILE lines are `<sfen 4 tokens> <len> [moves ...] [# comment]` as in benches/data. A line
-counts as solved when the answer is mate and, if the label is a number, its length equals
-the label (raw labels for the mined sets; under --rules tsume, the `published=` length where
-given, else at most the raw label).
+counts as solved when the answer is a mate proven shortest and, if the label is a number,
+its length equals the label (raw labels for the mined sets; under --rules tsume, the
+`published=` length where given, else at most the raw label). A mate found before the
+limit but not proven shortest counts as answered (and with the right length if it has it),
+neither solved nor wrong; the time to the right length is the `time_ms` of the first
+`improvements` entry with the final length.
 Uses only the standard library; peak memory is the largest child RSS (ru_maxrss).
 """
 import argparse
@@ -44,9 +47,11 @@ def main():
         rows = rows[::args.step]
         if args.limit:
             rows = rows[:args.limit]
-        solved = wrong = unknown = 0
+        solved = wrong = unknown = answered = right = 0
         total_time = 0.0
         total_nodes = 0
+        # Time until the reported mate had the right length (from `improvements`).
+        time_to_right = 0.0
         for sfen, label, comment in rows:
             cmd = [args.tsume, 'solve', sfen, '--json', '--hash', str(args.hash),
                    '--time-limit', str(args.time_limit), '--rules', args.rules]
@@ -71,21 +76,33 @@ def main():
                     # A raw label only bounds the tsume length from above.
                     at_most = True
             status = res['status']
+            # A mate found before the limit is a mate, proven shortest or not.
+            proven = status != 'mate' or res.get('shortest') == 'proven'
             length_ok = (not expected.isdigit()) or (
                 res.get('length', 0) <= int(expected) if at_most else res.get('length') == int(expected))
             ok = (status == 'mate' and length_ok) or \
                  (status == 'nomate' and expected.startswith('nomate'))
+            if status == 'mate':
+                answered += 1
+                if length_ok:
+                    right += 1
+                    first = next((i for i in res.get('improvements', [])
+                                  if i['length'] == res['length']), None)
+                    time_to_right += first['time_ms'] / 1000 if first else dt
             if status == 'unknown':
                 unknown += 1
-            elif ok:
+            elif ok and proven:
                 solved += 1
-            else:
+            elif not ok and proven:
                 wrong += 1
-            if args.verbose or (status != 'unknown' and not ok):
+            if args.verbose or (status != 'unknown' and proven and not ok):
                 print(f'  {comment.strip()[:40]:40} expected {expected:>6} got {status} '
-                      f'{res.get("length", "")} nodes {res.get("nodes")} {dt:.2f}s')
+                      f'{res.get("length", "")}{"" if proven else " (unproven)"} '
+                      f'nodes {res.get("nodes")} {dt:.2f}s')
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f'{path}: {solved}/{len(rows)} solved, {wrong} wrong, {unknown} unknown, '
+        print(f'{path}: {solved}/{len(rows)} solved (proven), {answered} answered with a mate, '
+              f'{right} with the right length (reached in {time_to_right:.1f}s in all), '
+              f'{wrong} wrong, {unknown} unknown, '
               f'time {total_time:.1f}s, nodes {total_nodes}, peak RSS {peak:.0f} MB')
 
 

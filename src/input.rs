@@ -98,17 +98,12 @@ pub enum Output {
 /// of `tsume solve`: 0 mate, 1 no mate, 3 unknown.
 pub fn print_record(
     setup: &Setup,
+    moves: &[tsume_solver::Move],
+    ending: tsume_solver::kif::Ending,
     report: &tsume_solver::dfpn::SolveReport,
     output: Output,
-) -> std::process::ExitCode {
-    use tsume_solver::dfpn::Outcome;
-    use tsume_solver::kif::Ending;
+) {
     let pos = tsume_solver::Position::from_setup(setup).expect("validated before");
-    let (moves, ending): (&[tsume_solver::Move], Ending) = match &report.outcome {
-        Outcome::Mate { moves } => (moves, Ending::Mate),
-        Outcome::NoMate => (&[], Ending::NoMate),
-        Outcome::Unknown(_) => (&[], Ending::Interrupt),
-    };
     let text = match output {
         Output::Kif => kif::write(&pos, moves, ending),
         Output::Csa | Output::Text => csa::write(&pos, moves, ending),
@@ -119,5 +114,4 @@ pub fn print_record(
         report.nodes,
         report.elapsed.as_secs_f64()
     );
-    std::process::ExitCode::from(crate::exit::of_outcome(&report.outcome))
 }

@@ -3,7 +3,9 @@
 mod exit;
 mod html;
 mod input;
+mod live;
 mod render;
+mod solve;
 mod usi;
 mod verify;
 
@@ -11,11 +13,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tsume_solver::dfpn::search::Stop;
-use tsume_solver::dfpn::table::Table;
-use tsume_solver::dfpn::{self, Outcome, SolveOptions, SolveReport};
+use tsume_solver::dfpn;
 use tsume_solver::perft::{perft, PerftMode};
-use tsume_solver::{notation, tsume, Position, Setup};
+use tsume_solver::{tsume, Position};
 
 use exit::bad_input;
 
@@ -47,41 +47,10 @@ enum Command {
         divide: bool,
     },
     /// Prove mate or no mate for a position (the side to move attacks) and print the
-    /// shortest mate. Exit code: 0 mate, 1 no mate, 3 unknown (limit reached), 2 bad input.
-    Solve {
-        /// Position as SFEN (quote it), or a KIF (.kif Shift-JIS, .kifu UTF-8) or CSA (.csa)
-        /// file. The defender's hand is taken as written unless --fill-defender-hand is given.
-        sfen: String,
-        /// How to read the position (auto: KIF or CSA by file extension, else SFEN).
-        #[arg(long, value_enum, default_value_t = input::Format::Auto)]
-        format: input::Format,
-        /// What to print: text, or the solution as a KIF or CSA record.
-        #[arg(long, value_enum, default_value_t = input::Output::Text, conflicts_with = "json")]
-        output: input::Output,
-        /// Length convention: tsume (useless interpositions not counted, the problem-book
-        /// answer) or raw (every legal defence counts).
-        #[arg(long, value_enum, default_value_t = Rules::Tsume)]
-        rules: Rules,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
-        hash: u64,
-        /// Give up after this many seconds (answer: unknown).
-        #[arg(long)]
-        time_limit: Option<f64>,
-        /// Give up after this many nodes (answer: unknown).
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Print one JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-        /// Give the defender every piece not on the board or in the attacker's hand.
-        #[arg(long)]
-        fill_defender_hand: bool,
-        /// With --json (tsume rules): add the defender's alternatives at each defender ply
-        /// of the line, with their values (`null`: a useless interposition).
-        #[arg(long, requires = "json")]
-        variations: bool,
-    },
+    /// shortest mate, or the best mate found when a limit stops the search first. Exit
+    /// code: 0 mate (proven shortest or not), 1 no mate, 3 unknown (a limit was reached
+    /// before any mate was found), 2 bad input.
+    Solve(solve::SolveArgs),
     /// Check problems for soundness (docs/rules.md §3): exact length, best play (変長), no
     /// leftover (駒余り), unique (余詰), no unnecessary piece (不要駒). Exit code: 0 when
     /// every problem is sound, 1 when any is flawed or unproven, 2 for bad input.
@@ -187,14 +156,6 @@ struct GenerateArgs {
     fault_torn: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-enum Rules {
-    /// Useless interpositions (無駄合) neither count nor appear (docs/rules.md §2).
-    Tsume,
-    /// Every legal defence counts, useless interpositions included (KomoringHeights style).
-    Raw,
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 enum Mode {
     Legal,
@@ -285,97 +246,7 @@ fn main() -> ExitCode {
             println!("{nodes}");
             ExitCode::SUCCESS
         }
-        Command::Solve {
-            sfen,
-            rules,
-            hash,
-            time_limit,
-            nodes,
-            json,
-            fill_defender_hand,
-            format,
-            output,
-            variations,
-        } => {
-            if variations && rules != Rules::Tsume {
-                return bad_input("--variations needs --rules tsume");
-            }
-            let mut setup: Setup = match input::load_setup(&sfen, format) {
-                Ok(s) => s,
-                Err(e) => return bad_input(e),
-            };
-            if fill_defender_hand {
-                setup.fill_hand(!setup.side_to_move);
-            }
-            let pos = match Position::from_setup(&setup) {
-                Ok(p) => p,
-                Err(e) => return bad_input(format!("illegal position: {e}")),
-            };
-            if pos.king(!pos.side_to_move()).is_none() {
-                return bad_input("the defender (the side not to move) has no king to mate");
-            }
-            let missing = pos.missing_pieces();
-            if !missing.is_empty() {
-                // The commonest slip: an SFEN that gives only the attacker's hand. The
-                // position is solved as written, but the user is told.
-                eprintln!(
-                    "note: the pieces {} are neither on the board nor in a hand; a tsume \
-                     problem gives them to the defender: add --fill-defender-hand \
-                     (docs/rules.md §2)",
-                    // Spelt in the defender's letters, as it would be in the SFEN.
-                    missing.to_sfen(pos.side_to_move() == tsume_solver::Color::White)
-                );
-            }
-            let time_limit = match parse_time_limit(time_limit) {
-                Ok(t) => t,
-                Err(e) => return bad_input(e),
-            };
-            let options = SolveOptions {
-                hash_mb: hash as usize,
-                node_limit: nodes,
-                time_limit,
-                ..SolveOptions::default()
-            };
-            // The tables and the search thread are made here, fallibly: a --hash or an
-            // address-space limit the machine cannot meet is bad input, not an abort.
-            if let Err(e) = dfpn::try_on_search_thread(|| ()) {
-                return bad_input(e);
-            }
-            let (report, tsume_extras) = match rules {
-                Rules::Raw => match Table::try_new(options.hash_mb) {
-                    Ok(mut table) => (dfpn::solve_with_table(&pos, &options, &mut table), None),
-                    Err(e) => return bad_input(e),
-                },
-                Rules::Tsume => {
-                    let mut tables = match tsume::Tables::try_new(options.hash_mb) {
-                        Ok(t) => t,
-                        Err(e) => return bad_input(e),
-                    };
-                    let t = tsume::solve_with_tables(&pos, &options, &mut tables);
-                    // Gone before `variations` makes its own.
-                    drop(tables);
-                    let plies = match (&t.report.outcome, variations) {
-                        (Outcome::Mate { moves }, true) => {
-                            Some(tsume::variations(&pos, moves, &options).ok())
-                        }
-                        _ => None,
-                    };
-                    (
-                        t.report,
-                        Some(TsumeExtras {
-                            final_alternatives: t.final_alternatives,
-                            variations: plies,
-                        }),
-                    )
-                }
-            };
-            match output {
-                input::Output::Text => {
-                    print_solve_report(&setup, &report, json, tsume_extras.as_ref())
-                }
-                _ => input::print_record(&setup, &report, output),
-            }
-        }
+        Command::Solve(args) => solve::run(args),
     }
 }
 
@@ -384,7 +255,7 @@ fn main() -> ExitCode {
 const MAX_TIME_LIMIT: f64 = 1e9;
 
 /// Checks `--time-limit`: a positive number of seconds, at most [`MAX_TIME_LIMIT`].
-fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, String> {
+pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, String> {
     match seconds {
         Some(t) if !(t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT) => Err(format!(
             "--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:e}, got {t}"
@@ -571,150 +442,4 @@ fn run_verify(
     } else {
         exit::SUCCESS
     })
-}
-
-/// Moves in USI, space separated.
-fn usi_moves(moves: &[tsume_solver::Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// What a tsume-rules solve adds: the other mating last moves, and (with --variations) the
-/// defender's alternatives along the line (`Some(None)`: not found within the limits).
-struct TsumeExtras {
-    final_alternatives: Vec<tsume_solver::Move>,
-    variations: Option<Option<Vec<tsume::DefenderPly>>>,
-}
-
-fn print_solve_report(
-    setup: &Setup,
-    report: &SolveReport,
-    json: bool,
-    tsume_extras: Option<&TsumeExtras>,
-) -> ExitCode {
-    let pos = Position::from_setup(setup).expect("validated before");
-    let ms = report.elapsed.as_millis() as u64;
-    let nps = (report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9)) as u64;
-    let (status, code) = match &report.outcome {
-        Outcome::Mate { .. } => ("mate", 0),
-        Outcome::NoMate => ("nomate", 1),
-        Outcome::Unknown(_) => ("unknown", 3),
-    };
-    if json {
-        let rules = if tsume_extras.is_some() {
-            "tsume"
-        } else {
-            "raw"
-        };
-        let mut obj = serde_json::json!({
-            "status": status,
-            "rules": rules,
-            "nodes": report.nodes,
-            "time_ms": ms,
-        });
-        if let (Outcome::Unknown(_), Some(&(len, _))) = (&report.outcome, report.proofs.last()) {
-            // Stopped while proving the shortest: mate is proven within this many plies.
-            obj["mate_within"] = len.into();
-        }
-        if let Some(moves) = &report.mate_so_far {
-            // Stopped while proving the shortest: a real mate, but not proven shortest.
-            obj["mate_so_far"] = moves
-                .iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .into();
-        }
-        if let Outcome::Mate { moves } = &report.outcome {
-            obj["length"] = moves.len().into();
-            obj["moves"] = moves
-                .iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .into();
-            if let Some(extras) = tsume_extras {
-                obj["final_alternatives"] = extras
-                    .final_alternatives
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect::<Vec<_>>()
-                    .into();
-                match &extras.variations {
-                    None => {}
-                    Some(None) => obj["variations"] = serde_json::Value::Null,
-                    Some(Some(plies)) => {
-                        obj["variations"] = plies
-                            .iter()
-                            .map(|p| {
-                                let alternatives: Vec<serde_json::Value> = p
-                                    .alternatives
-                                    .iter()
-                                    .map(|(m, v)| match v {
-                                        Some(v) => serde_json::json!({"move": m.to_string(), "value": v}),
-                                        None => serde_json::json!({"move": m.to_string(), "value": null, "useless": true}),
-                                    })
-                                    .collect();
-                                serde_json::json!({"ply": p.ply, "alternatives": alternatives})
-                            })
-                            .collect::<Vec<_>>()
-                            .into();
-                    }
-                }
-            }
-            // The raw mates proven (tsume rules: the first, the upper bound), as
-            // [length, nodes so far].
-            obj["proofs"] = report
-                .proofs
-                .iter()
-                .map(|&(l, n)| vec![l as u64, n])
-                .collect::<Vec<_>>()
-                .into();
-        }
-        println!("{obj}");
-    } else {
-        match &report.outcome {
-            Outcome::Mate { moves } => {
-                println!("mate in {}", moves.len());
-                println!("{}", usi_moves(moves));
-                println!("{}", notation::japanese_line(&pos, moves));
-                if let Some(extras) = tsume_extras {
-                    if !extras.final_alternatives.is_empty() {
-                        println!(
-                            "other mating last moves: {}",
-                            usi_moves(&extras.final_alternatives)
-                        );
-                    }
-                }
-            }
-            Outcome::NoMate => println!("no mate"),
-            Outcome::Unknown(stop) => {
-                println!(
-                    "unknown ({} limit reached)",
-                    match stop {
-                        Stop::Nodes => "node",
-                        Stop::Time => "time",
-                        Stop::Requested => "stop",
-                    }
-                );
-                if let Some(moves) = &report.mate_so_far {
-                    println!(
-                        "a mate in {} was found but not proven shortest:",
-                        moves.len()
-                    );
-                    println!("{}", usi_moves(moves));
-                } else if let Some(&(len, _)) = report.proofs.last() {
-                    println!("mate within {len} plies is proven; the shortest is not known yet");
-                }
-            }
-        }
-        println!(
-            "nodes {} time {:.3}s nps {}",
-            report.nodes,
-            report.elapsed.as_secs_f64(),
-            nps
-        );
-    }
-    ExitCode::from(code)
 }

@@ -17,7 +17,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use tsume_solver::dfpn::table::{Table, TableAllocError};
-use tsume_solver::dfpn::{self, Outcome, Progress, SolveOptions, SolveReport};
+use tsume_solver::dfpn::{self, Improvement, Outcome, SolveOptions, SolveReport};
+
+use crate::live::{nps, Live, Snapshot, Ticker};
 use tsume_solver::tsume::Tables;
 use tsume_solver::usi::{self as protocol, Command, Go, GoKind, Rules, SetOption, MAX_HASH_MB};
 use tsume_solver::{tsume, Move, Position};
@@ -368,16 +370,35 @@ impl Engine {
 
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
-        let progress_out = self.out.clone();
-        let options = SolveOptions {
+        let mut options = SolveOptions {
             hash_mb: self.options.hash_mb,
             node_limit: None,
             time_limit,
             stop_flag: Some(stop.clone()),
-            on_progress: Some(Arc::new(move |p: &Progress| {
-                progress_out.line(&progress_line(p));
-            })),
+            ..SolveOptions::default()
         };
+        // `info … score mate N pv …` each time the mate gets shorter (under either rules),
+        // and `info time … nodes … nps … hashfull …` about once a second from a ticker.
+        let live = Live::new();
+        let mate_out = self.out.clone();
+        let mate_live = live.clone();
+        live.attach(
+            &mut options,
+            Some(Arc::new(move |i: &Improvement, elapsed: Duration| {
+                let nodes = mate_live.snapshot().nodes.max(i.nodes);
+                let pv = match &i.line {
+                    Some(line) => format!(" pv {}", usi_line(line)),
+                    None => String::new(),
+                };
+                mate_out.line(&format!(
+                    "info time {} nodes {nodes} nps {} score mate {}{pv}",
+                    elapsed.as_millis(),
+                    nps(nodes, elapsed),
+                    i.length
+                ));
+            })),
+        );
+        let progress_out = self.out.clone();
         let rules = self.options.rules;
         let kept = self.tables.clone();
         let stop_seen = stop.clone();
@@ -390,9 +411,13 @@ impl Engine {
             .stack_size(SEARCH_SETUP_STACK_BYTES)
             .spawn(move || {
                 let note = |s: &str| out.line(&format!("info string {s}"));
+                let ticker = Ticker::start(Duration::from_secs(1), move || {
+                    progress_out.line(&progress_line(&live.snapshot(), live.elapsed()));
+                });
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     solve(rules, &pos, &options, &kept, &note)
                 }));
+                drop(ticker);
                 let report = match result {
                     Ok(Ok(r)) => Some(r),
                     Ok(Err(e)) => {
@@ -450,17 +475,13 @@ impl Engine {
     }
 }
 
-fn nps(nodes: u64, elapsed: Duration) -> u64 {
-    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
-}
-
-fn progress_line(p: &Progress) -> String {
+fn progress_line(s: &Snapshot, elapsed: Duration) -> String {
     format!(
         "info time {} nodes {} nps {} hashfull {}",
-        p.elapsed.as_millis(),
-        p.nodes,
-        nps(p.nodes, p.elapsed),
-        p.hashfull
+        elapsed.as_millis(),
+        s.nodes,
+        nps(s.nodes, elapsed),
+        s.hashfull
     )
 }
 
@@ -487,17 +508,25 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
         report.nodes,
         nps(report.nodes, report.elapsed)
     );
+    // The mate and its length: for a search stopped after a mate was proven, the best
+    // mate's length (proven: a mate within it) with its line, or the last line read (as
+    // `tsume solve` does).
     let mate = match &report.outcome {
-        Outcome::Mate { moves } => Some(moves),
-        // Stopped while shortening a proven mate: answer with the mate found so far.
-        Outcome::Unknown(_) => report.mate_so_far.as_ref(),
+        Outcome::Mate { moves } => Some((moves.len(), moves)),
+        Outcome::Unknown(_) => report.best().and_then(|best| {
+            let line = report
+                .improvements
+                .iter()
+                .rev()
+                .find_map(|i| i.line.as_ref());
+            line.map(|line| (best.length as usize, line))
+        }),
         Outcome::NoMate => None,
     };
     match mate {
-        Some(moves) => {
+        Some((length, moves)) => {
             out.line(&format!(
-                "{stats} score mate {} pv {}",
-                moves.len(),
+                "{stats} score mate {length} pv {}",
                 usi_line(moves)
             ));
             match kind {

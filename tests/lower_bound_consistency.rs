@@ -8,6 +8,11 @@
 //! except that an interposition on `s` is also excused when some check capturing on `s`
 //! leads, with the captured piece taken out of the game, to a defender node mated within
 //! `r`. At an attacker node: some check leads to a defender node mated within `r − 1`.
+//!
+//! Both lower-bound games are checked: the plain one (`Defences::Tsume`, a mated defender
+//! node is mate within any `r ≥ 0`) and the two-ply one (`Defences::TsumeTwoPly`: budgets
+//! are two-ply values plus 2, and a mated defender node is mate within `r ≥ 0` when the
+//! attacker has pieces left in hand, within `r ≥ 2` when not).
 
 mod common;
 
@@ -25,7 +30,13 @@ const BRUTE_NODES: u64 = 300_000;
 
 /// A fresh search of the lower-bound game: `Some(mate within r)`, `None` if not settled
 /// within [`SEARCH_NODES`].
-fn lower_bound(table: &mut Table, pos: &Position, attacker: Color, r: i32) -> Option<bool> {
+fn lower_bound(
+    game: Defences,
+    table: &mut Table,
+    pos: &Position,
+    attacker: Color,
+    r: i32,
+) -> Option<bool> {
     if r < 0 {
         return Some(false);
     }
@@ -36,7 +47,7 @@ fn lower_bound(table: &mut Table, pos: &Position, attacker: Color, r: i32) -> Op
         node_limit: Some(SEARCH_NODES),
         ..Limits::default()
     };
-    let mut search = Search::with_rules(table, root, attacker, limits, Defences::Tsume);
+    let mut search = Search::with_rules(table, root, attacker, limits, game);
     match search.solve_current(r as u16).kind() {
         Kind::Proven => Some(true),
         Kind::Disproven => Some(false),
@@ -83,7 +94,13 @@ fn after(pos: &Position, m: Move) -> Position {
 
 /// The answer at (`pos`, `r`) one step of the rule unfolded: from fresh answers of the
 /// children. `None` if some needed answer is unknown.
-fn from_children(table: &mut Table, pos: &Position, attacker: Color, r: i32) -> Option<bool> {
+fn from_children(
+    game: Defences,
+    table: &mut Table,
+    pos: &Position,
+    attacker: Color,
+    r: i32,
+) -> Option<bool> {
     let mut moves = MoveList::new();
     if pos.side_to_move() == attacker {
         if r < 1 {
@@ -92,17 +109,20 @@ fn from_children(table: &mut Table, pos: &Position, attacker: Color, r: i32) -> 
         movegen::generate_checks(pos, &mut moves);
         return any(moves
             .iter()
-            .map(|&m| lower_bound(table, &after(pos, m), attacker, r - 1)));
+            .map(|&m| lower_bound(game, table, &after(pos, m), attacker, r - 1)));
     }
     movegen::generate_evasions(pos, &mut moves);
+    if moves.is_empty() {
+        return Some(mated_within(game, pos, attacker, r));
+    }
     let squares = movegen::interposition_squares(pos);
     let mut unknown = false;
     for &m in moves.iter() {
         let child = after(pos, m);
-        let mut ok = vec![lower_bound(table, &child, attacker, r - 1)];
+        let mut ok = vec![lower_bound(game, table, &child, attacker, r - 1)];
         if movegen::is_interposition(pos, squares, m) && ok[0] != Some(true) {
             for p in unused_captures(&child, attacker, m.to()) {
-                ok.push(lower_bound(table, &p, attacker, r));
+                ok.push(lower_bound(game, table, &p, attacker, r));
             }
         }
         match any(ok) {
@@ -114,17 +134,27 @@ fn from_children(table: &mut Table, pos: &Position, attacker: Color, r: i32) -> 
     (!unknown).then_some(true)
 }
 
+/// Whether a mated defender node (`pos`) is mate within `r` in `game`.
+fn mated_within(game: Defences, pos: &Position, attacker: Color, r: i32) -> bool {
+    match game {
+        Defences::TsumeTwoPly => r >= 2 || (r >= 0 && !pos.hand(attacker).is_empty()),
+        _ => r >= 0,
+    }
+}
+
 /// An exhaustive minimax of the rule (memoised per position, budget and interposition
 /// square), without df-pn, tables or hand superiority.
 struct Brute {
+    game: Defences,
     attacker: Color,
     memo: HashMap<(u64, i32, u8), bool>,
     nodes: u64,
 }
 
 impl Brute {
-    fn new(attacker: Color) -> Brute {
+    fn new(game: Defences, attacker: Color) -> Brute {
         Brute {
+            game,
             attacker,
             memo: HashMap::new(),
             nodes: 0,
@@ -194,6 +224,11 @@ impl Brute {
         self.nodes += 1;
         let mut evasions = MoveList::new();
         movegen::generate_evasions(pos, &mut evasions);
+        if evasions.is_empty() {
+            let v = mated_within(self.game, pos, self.attacker, r);
+            self.memo.insert(key, v);
+            return v;
+        }
         let squares = movegen::interposition_squares(pos);
         let mut v = true;
         for &m in evasions.iter() {
@@ -216,6 +251,7 @@ impl Brute {
 
 /// One disagreement found.
 struct Finding {
+    game: Defences,
     sfen: String,
     r: i32,
     search: bool,
@@ -233,15 +269,23 @@ struct Tally {
 }
 
 /// Checks (`pos`, `r`) in a table of `hash_mb` MiB.
-fn check(table: &mut Table, hash_mb: usize, at: &At, r: i32, brute: bool, t: &mut Tally) {
+fn check(
+    game: Defences,
+    table: &mut Table,
+    hash_mb: usize,
+    at: &At,
+    r: i32,
+    brute: bool,
+    t: &mut Tally,
+) {
     let (pos, attacker) = (&at.pos, at.attacker);
-    let Some(v) = lower_bound(table, pos, attacker, r) else {
+    let Some(v) = lower_bound(game, table, pos, attacker, r) else {
         return;
     };
     t.questions += 1;
-    let children = from_children(table, pos, attacker, r);
+    let children = from_children(game, table, pos, attacker, r);
     let oracle = if brute {
-        Brute::new(attacker).solve(pos, r)
+        Brute::new(game, attacker).solve(pos, r)
     } else {
         None
     };
@@ -249,10 +293,11 @@ fn check(table: &mut Table, hash_mb: usize, at: &At, r: i32, brute: bool, t: &mu
     t.judged_by_brute += oracle.is_some() as u64;
     if children.is_some_and(|c| c != v) || oracle.is_some_and(|b| b != v) {
         eprintln!(
-            "disagreement: {} within {r} ({hash_mb} MiB): search {v}, children {children:?}, minimax {oracle:?}",
+            "disagreement ({game:?}): {} within {r} ({hash_mb} MiB): search {v}, children {children:?}, minimax {oracle:?}",
             pos.to_sfen()
         );
         t.findings.push(Finding {
+            game,
             sfen: pos.to_sfen(),
             r,
             search: v,
@@ -300,7 +345,7 @@ fn positions_along(text: &str, every: usize) -> Vec<At> {
 /// Every position at budgets around its line's remaining length (the lower-bound game's
 /// length is at most the raw one), in each table size; the minimax (which has no table)
 /// with the first size only.
-fn run(positions: &[At], sizes: &[usize], brute_up_to: i32) -> Tally {
+fn run(game: Defences, positions: &[At], sizes: &[usize], brute_up_to: i32) -> Tally {
     let mut tally = Tally::default();
     tsume_solver::dfpn::on_search_thread(|| {
         for (k, &hash_mb) in sizes.iter().enumerate() {
@@ -316,7 +361,7 @@ fn run(positions: &[At], sizes: &[usize], brute_up_to: i32) -> Tally {
                 let top = at.left.max(1);
                 for r in (top - 4..=top + 2).step_by(2).filter(|&r| r >= 0) {
                     let brute = k == 0 && r <= brute_up_to;
-                    check(&mut table, hash_mb, at, r, brute, &mut tally);
+                    check(game, &mut table, hash_mb, at, r, brute, &mut tally);
                 }
             }
         }
@@ -333,8 +378,8 @@ fn assert_consistent(t: &Tally) {
         t.findings
             .iter()
             .map(|f| format!(
-                "{} within {} ({} MiB): search {}, children {:?}, minimax {:?}",
-                f.sfen, f.r, f.hash_mb, f.search, f.children, f.brute
+                "{:?}: {} within {} ({} MiB): search {}, children {:?}, minimax {:?}",
+                f.game, f.sfen, f.r, f.hash_mb, f.search, f.children, f.brute
             ))
             .collect::<Vec<_>>()
             .join("\n")
@@ -350,20 +395,25 @@ const Q: &str = "6g2/3Sn4/5gkS1/4N3+R/5p3/6p+p1/8p/9/3L2+p2 b Lr2b2g2s2n2l13p 1"
 #[test]
 fn q_and_its_child_agree() {
     let q = positions_along(&format!("{Q} 9 moves L*3e"), 1);
-    let t = run(&q, &[1, 16], 11);
-    assert_consistent(&t);
-    assert!(
-        t.questions == 16 && t.judged_by_children == 16,
-        "{} {}",
-        t.questions,
-        t.judged_by_children
-    );
-    assert!(
-        t.judged_by_brute >= 6,
-        "{} judged by the minimax",
-        t.judged_by_brute
-    );
+    for game in GAMES {
+        let t = run(game, &q, &[1, 16], 11);
+        assert_consistent(&t);
+        assert!(
+            t.questions == 16 && t.judged_by_children == 16,
+            "{} {}",
+            t.questions,
+            t.judged_by_children
+        );
+        assert!(
+            t.judged_by_brute >= 6,
+            "{} judged by the minimax",
+            t.judged_by_brute
+        );
+    }
 }
+
+/// The two lower-bound games.
+const GAMES: [Defences; 2] = [Defences::Tsume, Defences::TsumeTwoPly];
 
 /// The CI-sized check: positions along raw solutions of mined mate-5…11 problems, the
 /// interposition-heavy tricky-rules roots and the rules doc's examples, in a 1 MiB table
@@ -372,23 +422,26 @@ fn q_and_its_child_agree() {
 fn lower_bound_answers_agree_with_their_children() {
     let mut positions = positions_along(&common::read_data("lb_consistency.txt"), 1);
     positions.extend(positions_along(&common::read_data("tricky_rules.txt"), 1));
-    let t = run(&positions, &[1, 32], 7);
-    eprintln!(
-        "{} positions, {} answers, {} judged by their children, {} by the minimax",
-        positions.len(),
-        t.questions,
-        t.judged_by_children,
-        t.judged_by_brute
-    );
-    assert_consistent(&t);
-    assert!(t.judged_by_children > 1000 && t.judged_by_brute > 1000);
+    for game in GAMES {
+        let t = run(game, &positions, &[1, 32], 7);
+        eprintln!(
+            "{game:?}: {} positions, {} answers, {} judged by their children, {} by the minimax",
+            positions.len(),
+            t.questions,
+            t.judged_by_children,
+            t.judged_by_brute
+        );
+        assert_consistent(&t);
+        assert!(t.judged_by_children > 1000 && t.judged_by_brute > 1000);
+    }
 }
 
 /// The bigger run (`cargo test --release --test lower_bound_consistency -- --ignored
 /// --nocapture`): every `LB_EVERY`-th line (default 10) of the files in `LB_FILES`
 /// (colon-separated, default the shared mate-3…11 solutions), the positions whose line has
 /// at most `LB_MAX_LEFT` plies left (default all), in tables of `LB_SIZES` MiB (default
-/// 1:256), the minimax up to budget `LB_BRUTE` (default 9).
+/// 1:256), the minimax up to budget `LB_BRUTE` (default 9), in the game `LB_GAME` (`plain`,
+/// the default, or `two-ply`).
 #[test]
 #[ignore]
 fn lower_bound_answers_agree_with_their_children_big() {
@@ -418,7 +471,11 @@ fn lower_bound_answers_agree_with_their_children_big() {
                 .filter(|at| at.left <= max_left),
         );
     }
-    let t = run(&positions, &sizes, brute);
+    let game = match env("LB_GAME", "plain").as_str() {
+        "two-ply" => Defences::TsumeTwoPly,
+        _ => Defences::Tsume,
+    };
+    let t = run(game, &positions, &sizes, brute);
     eprintln!(
         "{} positions, {} answers, {} judged by their children, {} by the minimax, {} disagree",
         positions.len(),

@@ -215,14 +215,22 @@ fn stopped_search_keeps_the_mate_found_so_far() {
         moves.len()
     );
 
-    // The CLI says so too: unknown (exit 3), with the length proven so far.
+    // The CLI says so too: a mate (exit 0), not proven shortest, with the length proven
+    // so far and its line.
     let limit = limit.to_string();
     let o = common::tsume(&[
         "solve", &sfen, "--rules", "raw", "--hash", "64", "--nodes", &limit, "--json",
     ]);
-    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["status"], "unknown");
-    let within = v["mate_within"].as_u64().expect("mate_within") as usize;
-    assert!(within >= shortest && within % 2 == 1, "{v}");
+    assert_eq!(v["status"], "mate", "{v}");
+    assert_eq!(v["shortest"], "unproven", "{v}");
+    assert_eq!(v["stopped"], "node_limit", "{v}");
+    let length = v["length"].as_u64().expect("length") as usize;
+    assert!(length >= shortest && length % 2 == 1, "{v}");
+    assert_eq!(
+        report.improvements.last().map(|i| i.length as usize),
+        Some(length),
+        "{v}"
+    );
 }

@@ -208,6 +208,53 @@ fn go_mate_solves_labelled_problems() {
     assert_eq!(solved, 20);
 }
 
+/// Each shorter mate is announced as it is found (`info … score mate N pv …`), under both
+/// rules, before the answer: 将棋図巧 No. 5, whose first mate is not the shortest (21 plies
+/// as published, `tests/data/zuko.txt`).
+#[test]
+fn each_shorter_mate_is_announced_with_its_line() {
+    let text = common::read_data("zuko.txt");
+    let line = text.lines().find(|l| l.contains("# zuko005 ")).unwrap();
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let sfen = fields[..4].join(" ");
+    let published: usize = fields[4].parse().unwrap();
+    let mut e = Engine::start();
+    for rules in ["raw", "tsume"] {
+        e.send(&format!("setoption name Rules value {rules}"));
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go mate 20000");
+        let got = e.expect("checkmate", Duration::from_secs(30));
+        let answer: Vec<&str> = got.last().unwrap().split_whitespace().skip(1).collect();
+        assert_eq!(answer.len(), published, "{rules}: {got:?}");
+        // The announcements, before the final info line (which carries the answer's PV).
+        let announced: Vec<(usize, Vec<&str>)> = got[..got.len() - 2]
+            .iter()
+            .filter_map(|l| {
+                let (head, pv) = l.split_once(" pv ")?;
+                let length = head.split_once(" score mate ")?.1.parse().ok()?;
+                Some((length, pv.split_whitespace().collect()))
+            })
+            .collect();
+        assert!(!announced.is_empty(), "{rules}: {got:?}");
+        assert!(
+            announced[0].0 > published,
+            "{rules}: the first mate is longer: {got:?}"
+        );
+        for pair in announced.windows(2) {
+            assert!(pair[1].0 < pair[0].0, "{rules}: {got:?}");
+        }
+        for (length, pv) in &announced {
+            assert!(pv.len() <= *length, "{rules}: {got:?}");
+            assert_mating_line(&sfen, pv);
+        }
+        let last = &got[got.len() - 2];
+        assert!(
+            last.contains(&format!(" score mate {published} pv ")),
+            "{last}"
+        );
+    }
+}
+
 /// The engine keeps its tables from one `go mate` to the next but clears them: the same
 /// search twice does the same work (a table left full would prove the second at once).
 #[test]

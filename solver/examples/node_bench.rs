@@ -34,6 +34,8 @@ fn main() {
                 elapsed: start.elapsed(),
                 proofs: Vec::new(),
                 mate_so_far: None,
+                improvements: Vec::new(),
+                lower_bound: 1,
             }
         } else {
             dfpn::solve_with_table(&pos, &opts, &mut table)

@@ -9,6 +9,8 @@
 
 pub mod hands;
 pub mod search;
+#[cfg(feature = "stats")]
+pub mod stats;
 pub mod table;
 
 use std::time::{Duration, Instant};
@@ -36,6 +38,8 @@ pub struct SolveOptions {
     pub stop_flag: Option<Arc<AtomicBool>>,
     /// Called about once a second while searching.
     pub on_progress: Option<ProgressCallback>,
+    /// Called each time the solve learns a shorter mate or a higher lower bound.
+    pub on_event: Option<EventCallback>,
 }
 
 impl Default for SolveOptions {
@@ -46,9 +50,51 @@ impl Default for SolveOptions {
             time_limit: None,
             stop_flag: None,
             on_progress: None,
+            on_event: None,
         }
     }
 }
+
+/// Which length convention a line and its length are read under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRules {
+    /// Every legal defence counts (useless interpositions included).
+    Raw,
+    /// Tsume rules (`docs/rules.md` §2).
+    Tsume,
+}
+
+/// A mate shorter than any found before it in the same solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Improvement {
+    /// The attacker mates within this many plies against every defence (under `rules`).
+    pub length: u16,
+    /// A mating line of at most `length` plies (every attacker move checks, it ends in
+    /// mate), when it could be read; not necessarily best play until the solve ends.
+    pub line: Option<Vec<Move>>,
+    /// The convention of `length` and `line`.
+    pub rules: LineRules,
+    /// Nodes searched when it was found.
+    pub nodes: u64,
+    /// Time since the solve started.
+    pub elapsed: Duration,
+}
+
+/// What a running solve has just learnt.
+#[derive(Clone, Debug)]
+pub enum SolveEvent<'a> {
+    /// A mate shorter than any before (the last of these is the answer so far).
+    Mate(&'a Improvement),
+    /// Every mate shorter than this many plies is now proven impossible.
+    LowerBound {
+        lower_bound: u16,
+        nodes: u64,
+        elapsed: Duration,
+    },
+}
+
+/// Receives [`SolveEvent`]s from a running solve (on the search thread).
+pub type EventCallback = Arc<dyn Fn(&SolveEvent) + Send + Sync>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -70,8 +116,81 @@ pub struct SolveReport {
     pub proofs: Vec<(u16, u64)>,
     /// When a limit stopped the search after a mate was proven but before it was shown to
     /// be the shortest: a mating line read from the table (every attacker move checks, it
-    /// ends in mate, but it need not be the shortest nor best play).
+    /// ends in mate, but it need not be the shortest nor best play): the line of the last
+    /// of `improvements`.
     pub mate_so_far: Option<Vec<Move>>,
+    /// Each time the reported mate got shorter, in order (the last is the answer so far;
+    /// with [`Outcome::Mate`], the answer's own length comes last).
+    pub improvements: Vec<Improvement>,
+    /// Every mate shorter than this many plies is proven impossible (1 when nothing is
+    /// known; the length itself for [`Outcome::Mate`]).
+    pub lower_bound: u16,
+}
+
+impl SolveReport {
+    /// The best mate found, proven shortest or not: the last improvement.
+    pub fn best(&self) -> Option<&Improvement> {
+        self.improvements.last()
+    }
+}
+
+/// Records improvements and lower bounds as a solve learns them, and tells
+/// [`SolveOptions::on_event`].
+pub(crate) struct Recorder {
+    start: Instant,
+    on_event: Option<EventCallback>,
+    pub(crate) improvements: Vec<Improvement>,
+    pub(crate) lower_bound: u16,
+}
+
+impl Recorder {
+    pub(crate) fn new(start: Instant, options: &SolveOptions) -> Recorder {
+        Recorder {
+            start,
+            on_event: options.on_event.clone(),
+            improvements: Vec::new(),
+            lower_bound: 1,
+        }
+    }
+
+    /// A mate within `length` plies (kept only if shorter than the best so far).
+    pub(crate) fn mate(
+        &mut self,
+        length: u16,
+        line: Option<Vec<Move>>,
+        rules: LineRules,
+        nodes: u64,
+    ) {
+        if self.improvements.last().is_some_and(|i| i.length <= length) {
+            return;
+        }
+        let improvement = Improvement {
+            length,
+            line,
+            rules,
+            nodes,
+            elapsed: self.start.elapsed(),
+        };
+        if let Some(f) = &self.on_event {
+            f(&SolveEvent::Mate(&improvement));
+        }
+        self.improvements.push(improvement);
+    }
+
+    /// No mate shorter than `lower_bound` plies (kept only if higher than before).
+    pub(crate) fn lower_bound(&mut self, lower_bound: u16, nodes: u64) {
+        if lower_bound <= self.lower_bound {
+            return;
+        }
+        self.lower_bound = lower_bound;
+        if let Some(f) = &self.on_event {
+            f(&SolveEvent::LowerBound {
+                lower_bound,
+                nodes,
+                elapsed: self.start.elapsed(),
+            });
+        }
+    }
 }
 
 /// Solves `pos` (the side to move attacks) under the raw convention: every legal defence
@@ -186,9 +305,10 @@ pub fn solve_on_this_thread(
     };
     let mut search = Search::new(table, root, limits);
     let mut proofs = Vec::new();
-    let outcome = solve_search(&mut search, &mut proofs);
-    let mate_so_far = match (&outcome, proofs.last()) {
-        (Outcome::Unknown(_), Some(&(len, _))) => table_mating_line(&mut search, len),
+    let mut recorder = Recorder::new(start, options);
+    let outcome = solve_search(&mut search, &mut proofs, &mut recorder);
+    let mate_so_far = match outcome {
+        Outcome::Unknown(_) => recorder.improvements.last().and_then(|i| i.line.clone()),
         _ => None,
     };
     SolveReport {
@@ -197,6 +317,8 @@ pub fn solve_on_this_thread(
         elapsed: start.elapsed(),
         proofs,
         mate_so_far,
+        improvements: recorder.improvements,
+        lower_bound: recorder.lower_bound,
     }
 }
 
@@ -240,25 +362,37 @@ pub fn first_mate_on_this_thread(
     }
 }
 
-fn solve_search(search: &mut Search, proofs: &mut Vec<(u16, u64)>) -> Outcome {
+fn solve_search(
+    search: &mut Search,
+    proofs: &mut Vec<(u16, u64)>,
+    recorder: &mut Recorder,
+) -> Outcome {
     let r = search.solve_current(MAX_LENGTH);
     let mut len = match r.kind() {
         Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
         Kind::Disproven => return Outcome::NoMate,
         Kind::Proven => r.len,
     };
-    proofs.push((len, search.nodes));
+    // Each proof's line is read from the table at once (probes only, no search), while
+    // the proof tree is still there: it is the answer if a limit stops what follows.
+    let mut proven = |search: &mut Search, len: u16| {
+        proofs.push((len, search.nodes));
+        let line = table_mating_line(search, len);
+        recorder.mate(len, line, LineRules::Raw, search.nodes);
+    };
+    proven(search, len);
     while len >= 3 {
         let r = search.solve_current(len - 2);
         match r.kind() {
             Kind::Proven => {
                 len = r.len;
-                proofs.push((len, search.nodes));
+                proven(search, len);
             }
             Kind::Disproven => break,
             Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
         }
     }
+    recorder.lower_bound(len, search.nodes);
     match best_play_line(search, len) {
         Some(moves) => Outcome::Mate { moves },
         None => Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),

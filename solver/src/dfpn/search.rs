@@ -278,7 +278,26 @@ pub enum Defences {
     /// bound of the tsume length, equal to it unless an interposition lengthens a mate by
     /// four plies or more over shorter other defences.
     Tsume,
+    /// [`Defences::Tsume`] with the two-ply rule's leaves: a mated defender node is worth
+    /// −2 plies when the attacker has pieces left in hand, so "mate within `r`" here means
+    /// a line of at most `r` plies, or `r + 2` ending with pieces left over. Lengths and
+    /// budgets are those values plus 2 (a mated node is 0 with pieces in hand, 2 without),
+    /// so the search's budgets stay non-negative: mate within `r + 2` here is a lower-bound
+    /// value of at most `r` (`tsume::evaluator`). Its table entries are kept apart from
+    /// the other games' by a salt.
+    TsumeTwoPly,
 }
+
+impl Defences {
+    /// Whether useless interpositions are excused (the lower-bound games).
+    #[inline]
+    fn excuses_interpositions(self) -> bool {
+        self != Defences::All
+    }
+}
+
+/// Salt of the table keys of [`Defences::TsumeTwoPly`].
+const TWO_PLY_SALT: u64 = 0x6a09_e667_f3bc_c908 & !3;
 
 /// How a child is reached from its parent in the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -325,6 +344,9 @@ pub struct Search<'t> {
     pub salt: u64,
     /// The pieces missing from the game at the current node.
     missing: Hand,
+    /// XORed into every key on top of the missing pieces' salt: the game's own
+    /// ([`TWO_PLY_SALT`] or 0).
+    game_salt: u64,
     /// Full keys of the positions on the current path, with their path depth.
     path: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     depth: u32,
@@ -337,6 +359,9 @@ pub struct Search<'t> {
     pub path_dependent: u64,
     /// Child lists of the nodes on the current path, returned for reuse when a node exits.
     scratch: Vec<Scratch>,
+    /// Counters for measurement (feature `stats`).
+    #[cfg(feature = "stats")]
+    pub stats: super::stats::Stats,
 }
 
 /// The table key, attacker hand and repetition depth of a child (see [`Search::child_key`]).
@@ -390,7 +415,12 @@ impl<'t> Search<'t> {
     ) -> Search<'t> {
         let start = Instant::now();
         let missing = pos.missing_pieces();
-        let salt = salt_of(missing);
+        let game_salt = if defences == Defences::TsumeTwoPly {
+            TWO_PLY_SALT
+        } else {
+            0
+        };
+        let salt = salt_of(missing) ^ game_salt;
         let mut path = HashMap::default();
         path.insert(pos.full_key(), 0);
         Search {
@@ -400,6 +430,7 @@ impl<'t> Search<'t> {
             defences,
             salt,
             missing,
+            game_salt,
             path,
             depth: 0,
             nodes: 0,
@@ -409,6 +440,8 @@ impl<'t> Search<'t> {
             stopped: None,
             path_dependent: 0,
             scratch: Vec::new(),
+            #[cfg(feature = "stats")]
+            stats: Default::default(),
         }
     }
 
@@ -469,6 +502,8 @@ impl<'t> Search<'t> {
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
+        #[cfg(feature = "stats")]
+        self.stats.node();
         if self.limits.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stopped = Some(Stop::Nodes);
         }
@@ -562,7 +597,7 @@ impl<'t> Search<'t> {
         if let Some(x) = unused {
             self.pos.take_from_hand(self.attacker, x);
             self.missing = self.missing.add(x);
-            self.salt = salt_of(self.missing);
+            self.salt = salt_of(self.missing) ^ self.game_salt;
         }
         self.depth += 1;
         self.path.insert(self.pos.full_key(), self.depth);
@@ -595,13 +630,45 @@ impl<'t> Search<'t> {
     }
 
     /// Probes the table for a position whose key is `key` (salted for the pieces `missing`
-    /// from the game). When some pieces are missing and the entry is not a proof, a proof
-    /// stored with one of them back in the game also holds: there the defender's hand had
-    /// that piece more, and a mate against a stronger defender is a mate against a weaker
-    /// one (every game searched here is monotone in the defender's hand). This lets the
-    /// tsume game's "piece removed" positions share the proofs of ordinary ones.
+    /// from the game and for the game). In the two-ply game, a result of the plain
+    /// lower-bound game settles it too where it can (see [`Search::probe_plain`]).
     #[inline]
     fn probe_transfer(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
+        let p = self.probe_missing(key, missing, hand, budget);
+        if self.defences == Defences::TsumeTwoPly && p.kind() == Kind::Unknown {
+            if let Some(q) = self.probe_plain(key ^ TWO_PLY_SALT, missing, hand, budget) {
+                return q;
+            }
+        }
+        p
+    }
+
+    /// A two-ply lower-bound answer within `budget` from the plain lower-bound game's
+    /// entries (key `plain`): along any line the plain length `ℓ` and the two-ply budget
+    /// `v + 2` satisfy `ℓ ≤ v + 2 ≤ ℓ + 2`, and the rule's excused interpositions keep the
+    /// order, so no plain mate within `b` is no two-ply mate within `b`, and a plain mate
+    /// within `b − 2` is a two-ply mate within `b`.
+    #[inline]
+    fn probe_plain(&self, plain: u64, missing: Hand, hand: Hand, budget: u16) -> Option<Probe> {
+        let d = self.probe_missing(plain, missing, hand, budget);
+        if d.kind() == Kind::Disproven {
+            return Some(d);
+        }
+        let mut q = self.probe_missing(plain, missing, hand, budget.checked_sub(2)?);
+        (q.kind() == Kind::Proven).then(|| {
+            q.len += 2;
+            q
+        })
+    }
+
+    /// Probes the table for `key` (salted for the pieces `missing` from the game). When
+    /// some pieces are missing and the entry is not a proof, a proof stored with one of
+    /// them back in the game also holds: there the defender's hand had that piece more, and
+    /// a mate against a stronger defender is a mate against a weaker one (every game
+    /// searched here is monotone in the defender's hand). This lets the tsume game's "piece
+    /// removed" positions share the proofs of ordinary ones.
+    #[inline]
+    fn probe_missing(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
         let p = self.table.probe(key, hand, budget);
         if missing.is_empty() || p.kind() == Kind::Proven {
             return p;
@@ -645,6 +712,7 @@ impl<'t> Search<'t> {
 
     /// Attacker to move: some check must lead to mate. `flag` is the square of the
     /// interposition just played, in the tsume game (see [`Via::Interposition`]).
+    #[allow(clippy::let_and_return)] // the result is counted in between with `stats`
     fn or_node(
         &mut self,
         remaining: u16,
@@ -652,9 +720,28 @@ impl<'t> Search<'t> {
         th_dn: u32,
         flag: Option<Square>,
     ) -> NodeResult {
-        self.with_scratch(|search, scratch| {
+        #[cfg(feature = "stats")]
+        let key = self.pos.board_key() ^ self.salt ^ flag.map_or(0, interposition_flag);
+        #[cfg(feature = "stats")]
+        self.stats
+            .enter(true, key, self.pos.hand(self.attacker), remaining);
+        let r = self.with_scratch(|search, scratch| {
             search.or_node_with(scratch, remaining, th_pn, th_dn, flag)
-        })
+        });
+        #[cfg(feature = "stats")]
+        {
+            use super::stats::Fate;
+            let fate = Fate::of(&r);
+            let known = (fate == Fate::Bounded && r.len != NO_MATE)
+                .then(|| {
+                    self.table
+                        .probe(key, self.pos.hand(self.attacker), UNLIMITED)
+                })
+                .filter(|p| p.kind() == Kind::Proven)
+                .map(|p| p.len);
+            self.stats.exit(fate, r.len, known);
+        }
+        r
     }
 
     fn or_node_with(
@@ -728,7 +815,7 @@ impl<'t> Search<'t> {
                 let full = zobrist::full_key(board, hands[0], hands[1]);
                 let missing = self.missing.add(x);
                 let mut c = Child::new(m, Via::UnusedCapture);
-                let key = board ^ salt_of(missing);
+                let key = board ^ salt_of(missing) ^ self.game_salt;
                 self.probe_child(&mut c, key, missing, child_hand, full, remaining);
                 children.push(c);
             }
@@ -866,6 +953,8 @@ impl<'t> Search<'t> {
     fn evaluate_new_and_child(&mut self, c: &mut Child, remaining: u16) {
         self.pos.do_move(c.mv);
         self.nodes += 1;
+        #[cfg(feature = "stats")]
+        self.stats.node();
         let mut count = EvasionCounter::default();
         let horizon = remaining <= 1;
         if horizon && self.horizon_escape() {
@@ -877,7 +966,7 @@ impl<'t> Search<'t> {
             self.pos.undo_move();
             return;
         }
-        if horizon && self.defences != Defences::Tsume {
+        if horizon && !self.defences.excuses_interpositions() {
             // No escape at all: mated.
         } else if remaining <= COUNT_EVASIONS_ABOVE {
             let mut first = movegen::FirstMove(None);
@@ -887,18 +976,48 @@ impl<'t> Search<'t> {
             movegen::generate_evasions(&self.pos, &mut count);
         }
         if count.moves == 0 {
-            let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
-            self.table
-                .store_proven(self.pos.board_key() ^ self.salt, proof, 0, None, 1);
-            c.pn = 0;
-            c.dn = INF;
-            c.len = 0;
-            c.hand = proof;
+            let key = self.pos.board_key() ^ self.salt;
+            match self.mated(key, remaining) {
+                Ok(r) => {
+                    c.pn = 0;
+                    c.dn = INF;
+                    c.len = r.len;
+                    c.hand = r.hand;
+                }
+                Err(r) => {
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.len = r.len;
+                    c.hand = r.hand;
+                }
+            }
         } else {
             c.pn = count.distinct().clamp(1, 16);
             c.dn = 1;
         }
         self.pos.undo_move();
+    }
+
+    /// The defender node `key` (the current position, `remaining` plies left) is mated:
+    /// proven, stored, with its length (0 plies; in the two-ply game 0 with pieces left in
+    /// hand, 2 without). `Err` with a stored disproof when, in the two-ply game, a mate
+    /// without pieces left over does not fit the budget (the disproof then holds for the
+    /// empty hand only).
+    fn mated(&mut self, key: u64, remaining: u16) -> Result<NodeResult, NodeResult> {
+        let mut kept = Hand::EMPTY;
+        let mut len = 0;
+        if self.defences == Defences::TsumeTwoPly {
+            match self.pos.hand(self.attacker).kinds().next() {
+                Some(k) => kept = kept.add(k),
+                None if remaining >= 2 => len = 2,
+                None => {
+                    self.table.store_disproven(key, Hand::EMPTY, remaining, 1);
+                    return Err(NodeResult::disproven(remaining, Hand::EMPTY, u32::MAX, 1));
+                }
+            }
+        }
+        let proof = hands::and_node_proof_hand(&self.pos, self.attacker, kept);
+        Ok(self.prove(key, proof, len, None, 1))
     }
 
     /// Stores "no mate" for the attacker node `key` (the current position), which has no
@@ -931,6 +1050,8 @@ impl<'t> Search<'t> {
         }
         self.pos.do_move(c.mv);
         self.nodes += 1;
+        #[cfg(feature = "stats")]
+        self.stats.node();
         let ci = CheckInfo::new(&self.pos);
         let mut checks = movegen::MoveCounter::default();
         movegen::generate_checks_with(&self.pos, &ci, &mut checks);
@@ -952,7 +1073,7 @@ impl<'t> Search<'t> {
     fn horizon_escape(&self) -> bool {
         match self.defences {
             Defences::All => movegen::has_legal_move(&self.pos),
-            Defences::Tsume => {
+            Defences::Tsume | Defences::TsumeTwoPly => {
                 let mut first = movegen::FirstMove(None);
                 movegen::generate_evasions_without_interpositions(&self.pos, &mut first);
                 first.0.is_some()
@@ -961,8 +1082,20 @@ impl<'t> Search<'t> {
     }
 
     /// Defender to move (in check): every evasion must lead to mate.
+    #[allow(clippy::let_and_return)] // the result is counted in between with `stats`
     fn and_node(&mut self, remaining: u16, th_pn: u32, th_dn: u32) -> NodeResult {
-        self.with_scratch(|search, scratch| search.and_node_with(scratch, remaining, th_pn, th_dn))
+        #[cfg(feature = "stats")]
+        self.stats.enter(
+            false,
+            self.pos.board_key() ^ self.salt,
+            self.pos.hand(self.attacker),
+            remaining,
+        );
+        let r = self
+            .with_scratch(|search, scratch| search.and_node_with(scratch, remaining, th_pn, th_dn));
+        #[cfg(feature = "stats")]
+        self.stats.exit(super::stats::Fate::of(&r), r.len, None);
+        r
     }
 
     fn and_node_with(
@@ -980,15 +1113,14 @@ impl<'t> Search<'t> {
         if horizon && self.horizon_escape() {
             return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
         }
-        if !horizon || self.defences == Defences::Tsume {
+        if !horizon || self.defences.excuses_interpositions() {
             // (At the horizon of the tsume game only interpositions are left here.)
             movegen::generate_evasions(&self.pos, &mut moves);
         }
         if moves.is_empty() {
-            let proof = hands::and_node_proof_hand(&self.pos, self.attacker, Hand::EMPTY);
-            return self.prove(key, proof, 0, None, 1);
+            return self.mated(key, remaining).unwrap_or_else(|r| r);
         }
-        let squares = if self.defences == Defences::Tsume {
+        let squares = if self.defences.excuses_interpositions() {
             movegen::interposition_squares(&self.pos)
         } else {
             crate::bitboard::Bitboard::EMPTY

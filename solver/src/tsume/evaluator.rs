@@ -15,7 +15,9 @@
 //!   the captured piece fits the interposing node's budget (`Defences::Tsume`: the rule
 //!   without its condition on the other defences) is at most as long in plain lengths, so
 //!   at most 2 longer in values: no mate within `r + 2` there disproves tsume mate within
-//!   `r`.
+//!   `r`. Played with the same two-ply leaves (`Defences::TsumeTwoPly`) it is at most as
+//!   long in values (the defender has fewer defences, the leaves are the same): no mate
+//!   of value `r` or less there disproves it too, and more often.
 //!
 //! Only where the bounds disagree does the evaluator expand the node itself and apply the
 //! definition: at a defender node with budget `r`, every defence other than an
@@ -42,7 +44,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::color::Color;
-use crate::dfpn::search::{Defences, Limits, Search, Stop};
+use crate::dfpn::search::{Defences, Limits, Progress, ProgressCallback, Search, Stop};
 use crate::dfpn::table::{Kind, Table, NO_MATE};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
@@ -85,6 +87,8 @@ pub struct Evaluator<'t> {
     pub limits: EvalLimits,
     /// Nodes searched by every sub-search so far.
     pub nodes: u64,
+    /// Given to each sub-search (with the nodes of the earlier ones added).
+    pub on_progress: Option<ProgressCallback>,
 }
 
 impl<'t> Evaluator<'t> {
@@ -103,6 +107,7 @@ impl<'t> Evaluator<'t> {
             attacker,
             limits,
             nodes: 0,
+            on_progress: None,
         }
     }
 
@@ -122,7 +127,7 @@ impl<'t> Evaluator<'t> {
     ) -> Eval<(Kind, u16)> {
         let table = match defences {
             Defences::All => &mut *self.raw,
-            Defences::Tsume => &mut *self.lower_bound,
+            Defences::Tsume | Defences::TsumeTwoPly => &mut *self.lower_bound,
         };
         let left = self.limits.total.map(|t| t.saturating_sub(self.nodes));
         let limit = match (self.limits.per_search, left) {
@@ -138,7 +143,15 @@ impl<'t> Evaluator<'t> {
             node_limit,
             deadline: self.limits.deadline,
             stop_flag: self.limits.stop_flag.clone(),
-            on_progress: None,
+            on_progress: self.on_progress.clone().map(|f| {
+                let before = self.nodes;
+                Arc::new(move |p: &Progress| {
+                    f(&Progress {
+                        nodes: before + p.nodes,
+                        ..*p
+                    })
+                }) as ProgressCallback
+            }),
         };
         let mut root = pos.clone();
         root.clear_history();
@@ -168,8 +181,9 @@ impl<'t> Evaluator<'t> {
         Ok(kind == Kind::Proven)
     }
 
-    /// The shortest mate of the lower-bound game from `pos` if it is within `within` plies
-    /// (found by shortening a first proof until "within L − 2" is disproven).
+    /// The shortest mate of the (plain) lower-bound game from `pos` if it is within
+    /// `within` plies (found by shortening a first proof until "within L − 2" is
+    /// disproven).
     pub fn lower_bound_length(&mut self, pos: &Position, within: i32) -> Eval<Option<i32>> {
         if within < 1 {
             return Ok(None);
@@ -187,15 +201,19 @@ impl<'t> Evaluator<'t> {
         Ok(Some(length))
     }
 
-    /// The quick answer of the two bounding games, if they settle it. The lower-bound
-    /// game goes first: its disproof settles "no", and only after its proof can the raw
-    /// game's (harder) proof settle "yes".
+    /// The quick answer of the bounding games, if they settle it. The lower-bound games go
+    /// first: their disproof settles "no", and only after a proof can the raw game's
+    /// (harder) proof settle "yes".
     ///
-    /// Both games count plain lengths, and the value here counts a line that ends with
-    /// pieces left over 2 plies shorter (see [`Evaluator::mate_or`]): a raw mate within `r`
-    /// is still one here, but only the lower-bound game's disproof within `r + 2` rules one
-    /// out (its value, a minimax over the same tree, moves by at most 2 when the leaves
-    /// do).
+    /// The value here counts a line that ends with pieces left over 2 plies shorter (see
+    /// [`Evaluator::mate_or`]). The raw game counts plain lengths: its mate within `r` is
+    /// still one here. The plain lower-bound game rules one out by a disproof within
+    /// `r + 2`, and where it has no mate within `r` the raw game has none either. In
+    /// between — its shortest mate `r + 1` or `r + 2`, which only a line ending with pieces
+    /// left over can bring down to `r` — the two-ply lower-bound game, which counts values
+    /// (plus 2), decides more of them: a chase whose positions sit on that threshold all
+    /// along the principal line would otherwise be expanded at every one of them
+    /// (将棋図巧 No. 98).
     fn bounds(&mut self, pos: &Position, r: i32) -> Eval<Option<bool>> {
         if r < 0 {
             return Ok(None);
@@ -204,8 +222,6 @@ impl<'t> Evaluator<'t> {
         if let (Kind::Disproven, _) = self.dfpn(pos, (r + 2) as u16, Defences::Tsume)? {
             return Ok(Some(false));
         }
-        // Without a lower-bound mate within `r` the raw game has none either (it is at
-        // least as long in plain lengths): only the expansion can answer.
         if r > 0 && self.dfpn(pos, r as u16, Defences::Tsume)?.0 != Kind::Disproven {
             // The raw game settles "yes" by a proof about as big as the lower-bound game's
             // just found, unless a useless interposition stands in the way: then it would
@@ -216,6 +232,10 @@ impl<'t> Evaluator<'t> {
                 (Kind::Disproven, NO_MATE) => return Ok(Some(false)),
                 _ => {}
             }
+        } else if let (Kind::Disproven, _) =
+            self.dfpn(pos, (r + 2) as u16, Defences::TsumeTwoPly)?
+        {
+            return Ok(Some(false));
         }
         Ok(None)
     }

@@ -9,11 +9,14 @@ pub mod evaluator;
 pub mod verify;
 
 use std::cell::RefCell;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::color::Color;
 use crate::dfpn::table::{Table, TableAllocError};
-use crate::dfpn::{self, Outcome, SolveOptions, SolveReport, Stop};
+use crate::dfpn::{
+    self, LineRules, Outcome, Progress, ProgressCallback, Recorder, SolveOptions, SolveReport, Stop,
+};
 use crate::hand::Hand;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
@@ -141,6 +144,7 @@ pub fn solve_with_tables(
     let Tables { raw, lower_bound } = tables;
     let start = Instant::now();
     let attacker = pos.side_to_move();
+    let mut recorder = Recorder::new(start, options);
     let (outcome, first, nodes, final_alternatives) = dfpn::on_search_thread(|| {
         let first = dfpn::first_mate_on_this_thread(pos, options, raw);
         let upper = match first.length {
@@ -148,6 +152,9 @@ pub fn solve_with_tables(
             Ok(None) => return (Outcome::NoMate, first, 0, Vec::new()),
             Err(stop) => return (Outcome::Unknown(stop), first, 0, Vec::new()),
         };
+        // Until the tsume length is known, the answer is this raw mate: the tsume length
+        // is at most its length (a raw mate within `r` is a tsume mate within `r`).
+        recorder.mate(upper, first.line.clone(), LineRules::Raw, first.nodes);
         let limits = EvalLimits {
             per_search: None,
             total: options.node_limit.map(|n| n.saturating_sub(first.nodes)),
@@ -155,15 +162,46 @@ pub fn solve_with_tables(
             stop_flag: options.stop_flag.clone(),
         };
         let mut ev = Evaluator::new(raw, lower_bound, attacker, limits);
+        // The evaluator's sub-searches report their progress as that of the whole solve.
+        ev.on_progress = options.on_progress.clone().map(|f| {
+            let before = first.nodes;
+            Arc::new(move |p: &Progress| {
+                f(&Progress {
+                    nodes: before + p.nodes,
+                    elapsed: start.elapsed(),
+                    hashfull: p.hashfull,
+                })
+            }) as ProgressCallback
+        });
         let mut root = pos.clone();
         root.clear_history();
-        match tsume_line(&mut ev, &mut root, upper) {
-            Ok((moves, alternatives)) => (Outcome::Mate { moves }, first, ev.nodes, alternatives),
+        let mut on_lower_bound = |value: i32, nodes: u64| {
+            // A value of at least `value` is a length of at least `value` (a line of value
+            // `v` is `v` or `v + 2` plies long), and a mate is at least 1 ply.
+            recorder.lower_bound(value.max(1) as u16, first.nodes + nodes);
+        };
+        let line = tsume_value_reporting(&mut ev, &mut root, upper as i32, &mut on_lower_bound)
+            .and_then(|value| best_play_line(&mut ev, &mut root, value, &mut TieBreak::new()));
+        let line = match line {
+            Ok(line) => line,
+            Err(stop) => return (Outcome::Unknown(stop), first, ev.nodes, Vec::new()),
+        };
+        // Best play is proven: its length is the tsume length.
+        let length = line.len() as u16;
+        recorder.lower_bound(length, first.nodes + ev.nodes);
+        recorder.mate(
+            length,
+            Some(line.clone()),
+            LineRules::Tsume,
+            first.nodes + ev.nodes,
+        );
+        match final_alternatives(&mut ev, &mut root, &line) {
+            Ok(alternatives) => (Outcome::Mate { moves: line }, first, ev.nodes, alternatives),
             Err(stop) => (Outcome::Unknown(stop), first, ev.nodes, Vec::new()),
         }
     });
     let mate_so_far = match outcome {
-        Outcome::Unknown(_) => first.line.clone(),
+        Outcome::Unknown(_) => recorder.improvements.last().and_then(|i| i.line.clone()),
         _ => None,
     };
     let proofs = match first.length {
@@ -177,22 +215,11 @@ pub fn solve_with_tables(
             elapsed: start.elapsed(),
             proofs,
             mate_so_far,
+            improvements: recorder.improvements,
+            lower_bound: recorder.lower_bound,
         },
         final_alternatives,
     }
-}
-
-/// The tsume length of `root` (a raw mate within `upper` plies), its best-play line and
-/// the alternative last moves.
-fn tsume_line(
-    ev: &mut Evaluator,
-    root: &mut Position,
-    upper: u16,
-) -> Result<(Vec<Move>, Vec<Move>), Stop> {
-    let value = tsume_value(ev, root, upper as i32)?;
-    let line = best_play_line(ev, root, value, &mut TieBreak::new())?;
-    let alternatives = final_alternatives(ev, root, &line)?;
-    Ok((line, alternatives))
 }
 
 /// The tsume value of the attacker-to-move `pos`, known to be mate within `upper` plies
@@ -203,15 +230,28 @@ fn tsume_line(
 /// where no line ends with pieces left over), so it is the least `r` from there up with
 /// tsume mate within `r`, or `upper`.
 pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Stop> {
+    tsume_value_reporting(ev, pos, upper, &mut |_, _| {})
+}
+
+/// [`tsume_value`], telling `on_lower_bound` each lower bound of the value as it is proven
+/// (with the evaluator's nodes so far).
+fn tsume_value_reporting(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    upper: i32,
+    on_lower_bound: &mut dyn FnMut(i32, u64),
+) -> Result<i32, Stop> {
     let least = match ev.lower_bound_length(pos, upper - 2)? {
         Some(p) => p - 2,
         None => upper - 2,
     };
+    on_lower_bound(least, ev.nodes);
     let mut r = least.max(-1);
     while r < upper {
         if ev.mate_or(pos, r)? {
             return Ok(r);
         }
+        on_lower_bound(r + 2, ev.nodes);
         r += 2;
     }
     Ok(upper)

@@ -1,0 +1,51 @@
+//! Prints each improvement of a solve (length, nodes, time, the length of the line read)
+//! and each rise of the lower bound.
+//! `cargo run --release -p tsume-solver --example improvements -- "<sfen>" raw|tsume [nodes] [hash_mb]`
+use tsume_solver::dfpn::{self, SolveOptions};
+use tsume_solver::{tsume, Position};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let pos = Position::from_sfen(&args[1]).expect("an SFEN");
+    let options = SolveOptions {
+        node_limit: args.get(3).map(|n| n.parse().expect("nodes")),
+        hash_mb: args.get(4).map_or(256, |n| n.parse().expect("MiB")),
+        on_event: Some(std::sync::Arc::new(|e: &dfpn::SolveEvent| {
+            if let dfpn::SolveEvent::LowerBound {
+                lower_bound,
+                nodes,
+                elapsed,
+            } = e
+            {
+                println!(
+                    "lower bound {lower_bound} nodes {nodes} {} ms",
+                    elapsed.as_millis()
+                );
+            }
+        })),
+        ..SolveOptions::default()
+    };
+    let report = match args[2].as_str() {
+        "raw" => dfpn::solve(&pos, &options),
+        _ => tsume::solve(&pos, &options).report,
+    };
+    for i in &report.improvements {
+        println!(
+            "{} {:?} nodes {} {} ms line {:?}",
+            i.length,
+            i.rules,
+            i.nodes,
+            i.elapsed.as_millis(),
+            i.line.as_ref().map(Vec::len)
+        );
+    }
+    println!(
+        "{:?} lower bound {} nodes {}",
+        match &report.outcome {
+            dfpn::Outcome::Mate { moves } => format!("mate {}", moves.len()),
+            o => format!("{o:?}"),
+        },
+        report.lower_bound,
+        report.nodes
+    );
+}

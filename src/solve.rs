@@ -1,0 +1,560 @@
+//! `tsume solve`: one position, solved under raw or tsume rules, answered as text, JSON or
+//! a KIF/CSA record.
+//!
+//! A mate found is reported as a mate as soon as it is found: when a limit stops the
+//! search before the mate is proven shortest, the answer is the best mate so far with the
+//! lower bound proven so far (`Answer`), and the text and the JSON say the same.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::ValueEnum;
+use serde::Serialize;
+use tsume_solver::dfpn::search::Stop;
+use tsume_solver::dfpn::table::Table;
+use tsume_solver::dfpn::{self, LineRules, Outcome, SolveOptions, SolveReport};
+use tsume_solver::{notation, tsume, Move, Position, Setup};
+
+use crate::live::{self, Live, Ticker};
+use crate::{bad_input, exit, input, parse_time_limit};
+
+/// The options of `tsume solve`.
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// Position as SFEN (quote it), or a KIF (.kif Shift-JIS, .kifu UTF-8) or CSA (.csa)
+    /// file. The defender's hand is taken as written unless --fill-defender-hand is given.
+    sfen: String,
+    /// How to read the position (auto: KIF or CSA by file extension, else SFEN).
+    #[arg(long, value_enum, default_value_t = input::Format::Auto)]
+    format: input::Format,
+    /// What to print: text, or the solution as a KIF or CSA record.
+    #[arg(long, value_enum, default_value_t = input::Output::Text, conflicts_with = "json")]
+    output: input::Output,
+    /// Length convention: tsume (useless interpositions not counted, the problem-book
+    /// answer) or raw (every legal defence counts).
+    #[arg(long, value_enum, default_value_t = Rules::Tsume)]
+    rules: Rules,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+    /// Stop after this many seconds (answer: the best mate found so far, or unknown).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Stop after this many nodes (answer: the best mate found so far, or unknown).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Give the defender every piece not on the board or in the attacker's hand.
+    #[arg(long)]
+    fill_defender_hand: bool,
+    /// With --json (tsume rules): add the defender's alternatives at each defender ply
+    /// of the line, with their values (`null`: a useless interposition).
+    #[arg(long, requires = "json")]
+    variations: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Rules {
+    /// Useless interpositions (無駄合) neither count nor appear (docs/rules.md §2).
+    Tsume,
+    /// Every legal defence counts, useless interpositions included (KomoringHeights style).
+    Raw,
+}
+
+/// What a tsume-rules solve adds: the other mating last moves, and (with --variations) the
+/// defender's alternatives along the line (`Some(None)`: not found within the limits).
+struct TsumeExtras {
+    final_alternatives: Vec<Move>,
+    variations: Option<Option<Vec<tsume::DefenderPly>>>,
+}
+
+pub fn run(args: SolveArgs) -> ExitCode {
+    let SolveArgs {
+        sfen,
+        format,
+        output,
+        rules,
+        hash,
+        time_limit,
+        nodes,
+        json,
+        fill_defender_hand,
+        variations,
+    } = args;
+    if variations && rules != Rules::Tsume {
+        return bad_input("--variations needs --rules tsume");
+    }
+    let mut setup: Setup = match input::load_setup(&sfen, format) {
+        Ok(s) => s,
+        Err(e) => return bad_input(e),
+    };
+    if fill_defender_hand {
+        setup.fill_hand(!setup.side_to_move);
+    }
+    let pos = match Position::from_setup(&setup) {
+        Ok(p) => p,
+        Err(e) => return bad_input(format!("illegal position: {e}")),
+    };
+    if pos.king(!pos.side_to_move()).is_none() {
+        return bad_input("the defender (the side not to move) has no king to mate");
+    }
+    let missing = pos.missing_pieces();
+    if !missing.is_empty() {
+        // The commonest slip: an SFEN that gives only the attacker's hand. The position is
+        // solved as written, but the user is told.
+        eprintln!(
+            "note: the pieces {} are neither on the board nor in a hand; a tsume problem \
+             gives them to the defender: add --fill-defender-hand (docs/rules.md §2)",
+            // Spelt in the defender's letters, as it would be in the SFEN.
+            missing.to_sfen(pos.side_to_move() == tsume_solver::Color::White)
+        );
+    }
+    let time_limit = match parse_time_limit(time_limit) {
+        Ok(t) => t,
+        Err(e) => return bad_input(e),
+    };
+    let mut options = SolveOptions {
+        hash_mb: hash as usize,
+        node_limit: nodes,
+        time_limit,
+        ..SolveOptions::default()
+    };
+    // The tables and the search thread are made here, fallibly: a --hash or an
+    // address-space limit the machine cannot meet is bad input, not an abort.
+    if let Err(e) = dfpn::try_on_search_thread(|| ()) {
+        return bad_input(e);
+    }
+    let raw_table = match rules {
+        Rules::Raw => match Table::try_new(options.hash_mb) {
+            Ok(t) => Some(t),
+            Err(e) => return bad_input(e),
+        },
+        Rules::Tsume => None,
+    };
+    let tsume_tables = match rules {
+        Rules::Tsume => match tsume::Tables::try_new(options.hash_mb) {
+            Ok(t) => Some(t),
+            Err(e) => return bad_input(e),
+        },
+        Rules::Raw => None,
+    };
+    // On a terminal, a progress line on stderr, rewritten in place once a second.
+    let ticker = std::io::stderr().is_terminal().then(|| {
+        let live = Live::new();
+        live.attach(&mut options, None);
+        Ticker::start(Duration::from_secs(1), move || {
+            let text = live::progress_text(&live.snapshot(), live.elapsed());
+            eprint!("\r\x1b[K{text}");
+        })
+    });
+    let (report, tsume_extras) = match (raw_table, tsume_tables) {
+        (Some(mut table), _) => (dfpn::solve_with_table(&pos, &options, &mut table), None),
+        (_, Some(mut tables)) => {
+            let t = tsume::solve_with_tables(&pos, &options, &mut tables);
+            // Gone before `variations` makes its own.
+            drop(tables);
+            let plies = match (&t.report.outcome, variations) {
+                (Outcome::Mate { moves }, true) => {
+                    Some(tsume::variations(&pos, moves, &options).ok())
+                }
+                _ => None,
+            };
+            (
+                t.report,
+                Some(TsumeExtras {
+                    final_alternatives: t.final_alternatives,
+                    variations: plies,
+                }),
+            )
+        }
+        (None, None) => unreachable!("one of the two was made"),
+    };
+    if let Some(ticker) = ticker {
+        drop(ticker);
+        eprint!("\r\x1b[K");
+    }
+    let answer = Answer::of(&report, rules);
+    match output {
+        input::Output::Text if json => print_json(&answer, &report, rules, tsume_extras.as_ref()),
+        input::Output::Text => print_text(&setup, &answer, &report, tsume_extras.as_ref()),
+        _ => {
+            if let Answer::Mate {
+                stopped: Some(stop),
+                ..
+            } = answer
+            {
+                eprintln!("note: {} reached: {}", stop_name(stop), answer.headline());
+            }
+            input::print_record(
+                &setup,
+                answer.moves(),
+                answer.record_ending(),
+                &report,
+                output,
+            )
+        }
+    }
+    ExitCode::from(answer.exit_code())
+}
+
+/// The answer of a solve, read once for every output.
+pub enum Answer<'r> {
+    /// A mate: proven shortest when `lower_bound == length`.
+    Mate {
+        /// The attacker mates within this many plies against every defence (under
+        /// `line_rules`; under tsume rules a raw length bounds the tsume length from
+        /// above).
+        length: u16,
+        /// Every mate shorter than this is proven impossible.
+        lower_bound: u16,
+        /// The line: best play when the search ended; when a limit stopped it, a mating
+        /// line read from the table when a mate was proven (every attacker move checks, it
+        /// ends in mate; the defender's moves are not necessarily the longest, so it may be
+        /// shorter than `length`, or longer when the best mate's own line had been lost
+        /// from the table). `None` if no line could be read.
+        moves: Option<&'r [Move]>,
+        /// The convention of `length` and `moves`.
+        line_rules: LineRules,
+        /// The limit that stopped the search before it ended, if any.
+        stopped: Option<Stop>,
+    },
+    NoMate,
+    /// A limit stopped the search before any mate was found.
+    Unknown(Stop),
+}
+
+impl<'r> Answer<'r> {
+    pub fn of(report: &'r SolveReport, rules: Rules) -> Answer<'r> {
+        let rules = match rules {
+            Rules::Raw => LineRules::Raw,
+            Rules::Tsume => LineRules::Tsume,
+        };
+        match &report.outcome {
+            Outcome::Mate { moves } => Answer::Mate {
+                length: moves.len() as u16,
+                lower_bound: moves.len() as u16,
+                moves: Some(moves),
+                line_rules: rules,
+                stopped: None,
+            },
+            Outcome::NoMate => Answer::NoMate,
+            Outcome::Unknown(stop) => match report.best() {
+                Some(best) => Answer::Mate {
+                    length: best.length,
+                    // Never above the length (the bounds come from different searches).
+                    lower_bound: report.lower_bound.min(best.length),
+                    // The best mate's line if the table still held it when it was found,
+                    // else the line of the last mate that had one (a longer bound).
+                    moves: report
+                        .improvements
+                        .iter()
+                        .rev()
+                        .find_map(|i| i.line.as_deref()),
+                    line_rules: best.rules,
+                    stopped: Some(*stop),
+                },
+                None => Answer::Unknown(*stop),
+            },
+        }
+    }
+
+    /// The exit code of `tsume solve` (see `crate::exit`): any mate found is a success.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Answer::Mate { .. } => exit::SUCCESS,
+            Answer::NoMate => exit::NEGATIVE,
+            Answer::Unknown(_) => exit::UNKNOWN,
+        }
+    }
+
+    fn moves(&self) -> &'r [Move] {
+        match self {
+            Answer::Mate {
+                moves: Some(moves), ..
+            } => moves,
+            _ => &[],
+        }
+    }
+
+    fn record_ending(&self) -> tsume_solver::kif::Ending {
+        use tsume_solver::kif::Ending;
+        match self {
+            Answer::Mate { moves: Some(_), .. } => Ending::Mate,
+            Answer::NoMate => Ending::NoMate,
+            _ => Ending::Interrupt,
+        }
+    }
+
+    /// The first line of the text output.
+    pub fn headline(&self) -> String {
+        match self {
+            Answer::Mate {
+                length,
+                lower_bound,
+                ..
+            } if lower_bound >= length => format!("mate in {length}"),
+            Answer::Mate {
+                length,
+                lower_bound,
+                ..
+            } => format!(
+                "mate in {length} ({})",
+                unproven_note(*length, *lower_bound)
+            ),
+            Answer::NoMate => "no mate".to_string(),
+            Answer::Unknown(stop) => format!("unknown ({} reached)", stop_name(*stop)),
+        }
+    }
+}
+
+/// `not proven shortest; no mate within N` (the lower bound's part when one is known).
+fn unproven_note(length: u16, lower_bound: u16) -> String {
+    debug_assert!(lower_bound < length);
+    if lower_bound > 1 {
+        format!("not proven shortest; no mate within {}", lower_bound - 2)
+    } else {
+        "not proven shortest".to_string()
+    }
+}
+
+fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Nodes => "node limit",
+        Stop::Time => "time limit",
+        Stop::Requested => "stop",
+    }
+}
+
+fn rules_name(rules: LineRules) -> &'static str {
+    match rules {
+        LineRules::Raw => "raw",
+        LineRules::Tsume => "tsume",
+    }
+}
+
+/// Moves in USI, space separated.
+fn usi_moves(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn usi_list(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(|m| m.to_string()).collect()
+}
+
+/// The `--json` object. Fields that do not apply are left out.
+#[derive(Serialize)]
+struct SolveJson {
+    status: &'static str,
+    rules: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    length: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shortest: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower_bound: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line_rules: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    final_alternatives: Option<Vec<String>>,
+    /// `Some(None)`: asked for but not found within the limits (`null`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variations: Option<Option<Vec<VariationJson>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
+    nodes: u64,
+    time_ms: u64,
+    improvements: Vec<ImprovementJson>,
+    /// The raw mates proven on the way, as `[length, nodes so far]` (with a mate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proofs: Option<Vec<[u64; 2]>>,
+}
+
+#[derive(Serialize)]
+struct ImprovementJson {
+    length: u16,
+    line_rules: &'static str,
+    nodes: u64,
+    time_ms: u64,
+}
+
+#[derive(Serialize)]
+struct VariationJson {
+    ply: usize,
+    alternatives: Vec<AlternativeJson>,
+}
+
+#[derive(Serialize)]
+struct AlternativeJson {
+    #[serde(rename = "move")]
+    mv: String,
+    value: Option<u16>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    useless: bool,
+}
+
+fn print_json(
+    answer: &Answer,
+    report: &SolveReport,
+    rules: Rules,
+    tsume_extras: Option<&TsumeExtras>,
+) {
+    let mut obj = SolveJson {
+        status: match answer {
+            Answer::Mate { .. } => "mate",
+            Answer::NoMate => "nomate",
+            Answer::Unknown(_) => "unknown",
+        },
+        rules: match rules {
+            Rules::Tsume => "tsume",
+            Rules::Raw => "raw",
+        },
+        length: None,
+        shortest: None,
+        lower_bound: None,
+        line_rules: None,
+        moves: None,
+        final_alternatives: None,
+        variations: None,
+        stopped: None,
+        nodes: report.nodes,
+        time_ms: report.elapsed.as_millis() as u64,
+        improvements: report
+            .improvements
+            .iter()
+            .map(|i| ImprovementJson {
+                length: i.length,
+                line_rules: rules_name(i.rules),
+                nodes: i.nodes,
+                time_ms: i.elapsed.as_millis() as u64,
+            })
+            .collect(),
+        proofs: None,
+    };
+    match answer {
+        Answer::Mate {
+            length,
+            lower_bound,
+            moves,
+            line_rules,
+            stopped,
+        } => {
+            obj.length = Some(*length);
+            obj.shortest = Some(if lower_bound >= length {
+                "proven"
+            } else {
+                "unproven"
+            });
+            obj.lower_bound = Some(*lower_bound);
+            obj.line_rules = Some(rules_name(*line_rules));
+            obj.moves = moves.map(usi_list);
+            obj.stopped = stopped.map(stop_key);
+            obj.proofs = Some(report.proofs.iter().map(|&(l, n)| [l as u64, n]).collect());
+            if let (Some(extras), None) = (tsume_extras, stopped) {
+                obj.final_alternatives = Some(usi_list(&extras.final_alternatives));
+                obj.variations = extras.variations.as_ref().map(|v| {
+                    v.as_ref().map(|plies| {
+                        plies
+                            .iter()
+                            .map(|p| VariationJson {
+                                ply: p.ply,
+                                alternatives: p
+                                    .alternatives
+                                    .iter()
+                                    .map(|&(m, v)| AlternativeJson {
+                                        mv: m.to_string(),
+                                        value: v,
+                                        useless: v.is_none(),
+                                    })
+                                    .collect(),
+                            })
+                            .collect()
+                    })
+                });
+            }
+        }
+        Answer::NoMate => {}
+        Answer::Unknown(stop) => obj.stopped = Some(stop_key(*stop)),
+    }
+    println!(
+        "{}",
+        serde_json::to_string(&obj).expect("plain data serialises")
+    );
+}
+
+/// The `stopped` value of the JSON.
+fn stop_key(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Nodes => "node_limit",
+        Stop::Time => "time_limit",
+        Stop::Requested => "stop",
+    }
+}
+
+fn print_text(
+    setup: &Setup,
+    answer: &Answer,
+    report: &SolveReport,
+    tsume_extras: Option<&TsumeExtras>,
+) {
+    let pos = Position::from_setup(setup).expect("validated before");
+    println!("{}", answer.headline());
+    if let Answer::Mate {
+        moves,
+        line_rules,
+        stopped,
+        length,
+        ..
+    } = answer
+    {
+        if let Some(moves) = moves {
+            println!("{}", usi_moves(moves));
+            println!("{}", notation::japanese_line(&pos, moves));
+        }
+        match (stopped, tsume_extras) {
+            (None, Some(extras)) if !extras.final_alternatives.is_empty() => println!(
+                "other mating last moves: {}",
+                usi_moves(&extras.final_alternatives)
+            ),
+            (None, _) => {}
+            (Some(stop), _) => println!(
+                "{} reached: {}",
+                stop_name(*stop),
+                match (line_rules, tsume_extras.is_some(), moves) {
+                    (LineRules::Tsume, _, _) => {
+                        "best play is proven; the other mating last moves are not known".to_string()
+                    }
+                    (LineRules::Raw, tsume, Some(moves)) => format!(
+                        "{}the line is a mate read from the table under raw rules ({} plies; \
+                         the defender's moves not necessarily the longest)",
+                        if tsume {
+                            format!(
+                                "the tsume length is at most {length}, the raw length of the \
+                                 mate found (every defence counted, useless interpositions \
+                                 included); "
+                            )
+                        } else {
+                            String::new()
+                        },
+                        moves.len()
+                    ),
+                    (LineRules::Raw, _, None) => "no line could be read from the table".to_string(),
+                }
+            ),
+        }
+    }
+    println!(
+        "nodes {} time {:.3}s nps {}",
+        report.nodes,
+        report.elapsed.as_secs_f64(),
+        live::nps(report.nodes, report.elapsed)
+    );
+}
