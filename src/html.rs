@@ -18,10 +18,10 @@
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde_json::Value;
+use tsume_generator::line::{self, LineError, ProblemLine};
 use tsume_solver::{notation, Color, Move, Position, Square};
 
-use crate::render::{render_svg, RenderOptions};
+use crate::render::{escape, render_svg, RenderOptions};
 
 /// The file a pack directory holds its problems in.
 const PACK_FILE: &str = "pack.jsonl";
@@ -123,62 +123,27 @@ fn read_pack(dir: &Path) -> Result<Vec<PageProblem>, String> {
             dir.display()
         ));
     }
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut problems: Vec<PageProblem> = Vec::new();
-    let mut ids = std::collections::HashSet::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = |msg: String| format!("{}:{}: {msg}", path.display(), i + 1);
-        let problem = parse_line(line).map_err(at)?;
-        if !ids.insert(problem.id.clone()) {
-            return Err(at(format!("duplicate id {:?}", problem.id)));
-        }
-        problems.push(problem);
-    }
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let at = |line: usize, e: LineError| format!("{}:{line}: {e}", path.display());
+    let problems = line::read_pack(&bytes)
+        .map_err(|e| at(e.line, e.error))?
+        .into_iter()
+        .map(|p| page_problem(p.id, &p.problem).map_err(|e| at(p.line, e)))
+        .collect::<Result<Vec<_>, _>>()?;
     if problems.is_empty() {
         return Err(format!("{} has no problems", path.display()));
     }
     Ok(problems)
 }
 
-/// One pack line → the problem, or a message (without the line number) naming the
-/// problem and what is wrong.
-fn parse_line(line: &str) -> Result<PageProblem, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-    let obj = value
-        .as_object()
-        .ok_or("not a JSON object (one problem per line)")?;
-    let id = match obj.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(v) => return Err(format!("\"id\" must be a string, got {v}")),
-        None => return Err("missing \"id\" (a string)".into()),
-    };
-    if !safe_id(&id) {
-        return Err(format!(
-            "problem {id:?}: the id must be letters, digits, '-', '_' and '.'"
-        ));
-    }
-    let in_problem = |msg: String| format!("problem {id}: {msg}");
-    let sfen = obj
-        .get("sfen")
-        .and_then(Value::as_str)
-        .ok_or_else(|| in_problem("missing \"sfen\" (a string)".into()))?;
-    let pos = Position::from_sfen(sfen).map_err(|e| in_problem(format!("bad SFEN: {e}")))?;
-    let solution = string_list(obj.get("solution"), "solution")
-        .map_err(in_problem)?
-        .unwrap_or_default();
-    let alternatives = string_list(obj.get("final_alternatives"), "final_alternatives")
-        .map_err(in_problem)?
-        .unwrap_or_default();
-    let line = play_solution(&pos, &solution, &alternatives).map_err(in_problem)?;
-    check_length(obj.get("length"), line.moves.len()).map_err(in_problem)?;
-    let grade = grade(obj.get("difficulty")).map_err(in_problem)?;
-    let themes = string_list(obj.get("themes"), "themes")
-        .map_err(in_problem)?
-        .unwrap_or_default();
+/// A pack line read → the problem as the page shows it, or an error naming the problem
+/// and what is wrong.
+fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError> {
+    let pos = read.position()?;
+    let solution = read.solution.as_deref().unwrap_or_default();
+    let alternatives = read.final_alternatives.as_deref().unwrap_or_default();
+    let line = play_solution(&pos, solution, alternatives).map_err(|e| read.error(e))?;
+    check_length(read.length, line.moves.len()).map_err(|e| read.error(e))?;
     let thumbnail = thumbnail(&pos, &id);
     Ok(PageProblem {
         length: line.moves.len(),
@@ -187,36 +152,13 @@ fn parse_line(line: &str) -> Result<PageProblem, String> {
             Color::White => "w",
         },
         id,
-        grade,
-        themes,
+        grade: read.grade,
+        themes: read.themes.clone().unwrap_or_default(),
         positions: line.positions,
         moves: line.moves,
         alternatives: line.alternatives,
         thumbnail,
     })
-}
-
-/// Ids name the problem in the page's links: kept to characters that need no escaping.
-fn safe_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 200
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
-
-/// An optional field that must be a list of strings.
-fn string_list(value: Option<&Value>, field: &str) -> Result<Option<Vec<String>>, String> {
-    let bad = || format!("\"{field}\" must be a list of strings");
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
-        Some(_) => Err(bad()),
-    }
 }
 
 /// A solution played out: what the page shows along it.
@@ -312,29 +254,12 @@ fn final_alternative(
 }
 
 /// An optional `length` must agree with the solution.
-fn check_length(value: Option<&Value>, solution_len: usize) -> Result<(), String> {
-    match value {
-        None | Some(Value::Null) => Ok(()),
-        Some(v) if v.as_u64() == Some(solution_len as u64) => Ok(()),
-        Some(v) => Err(format!(
-            "\"length\" is {v} but the solution has {solution_len} moves"
+fn check_length(length: Option<u64>, solution_len: usize) -> Result<(), String> {
+    match length {
+        Some(n) if n != solution_len as u64 => Err(format!(
+            "\"length\" is {n} but the solution has {solution_len} moves"
         )),
-    }
-}
-
-/// The optional `difficulty.grade`: a non-negative integer.
-fn grade(difficulty: Option<&Value>) -> Result<Option<u64>, String> {
-    let grade = match difficulty {
-        None | Some(Value::Null) => return Ok(None),
-        Some(Value::Object(d)) => d.get("grade"),
-        Some(_) => return Err("\"difficulty\" must be an object".into()),
-    };
-    match grade {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v
-            .as_u64()
-            .map(Some)
-            .ok_or_else(|| format!("\"difficulty.grade\" must be a whole number, got {v}")),
+        _ => Ok(()),
     }
 }
 
@@ -359,22 +284,6 @@ fn inline_svg(svg: &str) -> String {
 }
 
 // ----- writing the page -----
-
-/// Escapes text for HTML content and attribute values.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// The page's data as JSON safe inside `<script>`: `<` only occurs in JSON strings, where
 /// `\u003c` means the same, so no `</script>` or `<!--` can end the element early.
@@ -487,6 +396,13 @@ fn card(number: usize, p: &PageProblem) -> String {
 mod tests {
     use super::*;
 
+    /// One pack line → the page's problem, as `read_pack` reads it.
+    fn parse_line(text: &str) -> Result<PageProblem, String> {
+        let read = line::parse_json(text).map_err(|e| e.to_string())?;
+        let id = read.id.clone().ok_or("missing \"id\" (a string)")?;
+        page_problem(id, &read).map_err(|e| e.to_string())
+    }
+
     const MATE3: &str = r#"{"id":"m3","sfen":"6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1","length":3,"solution":["2c2b+","1b1c","R*2c"],"difficulty":{"grade":2}}"#;
 
     #[test]
@@ -521,8 +437,12 @@ mod tests {
         let cases = [
             ("[1]", "not a JSON object"),
             (r#"{"sfen":"4k4/9/9/9/9/9/9/9/9 b G 1"}"#, "missing \"id\""),
-            (r#"{"id":"a b"}"#, "the id must be"),
-            (r#"{"id":"x","sfen":"9/9 b - 1"}"#, "problem x: bad SFEN"),
+            (r#"{"id":"a b"}"#, "an id must be"),
+            (r#"{"id":".a"}"#, "not starting with '.'"),
+            (
+                r#"{"id":"x","sfen":"9/9 b - 1"}"#,
+                "problem x: malformed SFEN",
+            ),
             (
                 r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1"}"#,
                 "problem x: missing \"solution\"",

@@ -1,5 +1,6 @@
 //! The `tsume` command-line tool.
 
+mod exit;
 mod html;
 mod input;
 mod live;
@@ -15,6 +16,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use tsume_solver::dfpn;
 use tsume_solver::perft::{perft, PerftMode};
 use tsume_solver::{tsume, Position};
+
+use exit::bad_input;
 
 #[derive(Parser)]
 #[command(
@@ -159,14 +162,6 @@ enum Mode {
     Mate,
 }
 
-/// Exit code for bad input (malformed SFEN, illegal position, impossible option).
-const EXIT_BAD_INPUT: u8 = 2;
-
-pub(crate) fn bad_input(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("tsume: {message}");
-    ExitCode::from(EXIT_BAD_INPUT)
-}
-
 fn parse_position(sfen: &str) -> Result<Position, ExitCode> {
     Position::from_sfen(sfen).map_err(bad_input)
 }
@@ -175,7 +170,11 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
+            let code = if e.use_stderr() {
+                exit::BAD_INPUT
+            } else {
+                exit::SUCCESS
+            };
             let _ = e.print();
             return ExitCode::from(code);
         }
@@ -277,25 +276,6 @@ fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), String> {
     thread
 }
 
-/// Parses `L` or `MIN-MAX`.
-fn parse_lengths(text: &str) -> Result<(usize, usize), String> {
-    let parse = |s: &str| {
-        s.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("--length: {s:?} is not a number"))
-    };
-    let (min, max) = match text.split_once('-') {
-        Some((a, b)) => (parse(a)?, parse(b)?),
-        None => (parse(text)?, parse(text)?),
-    };
-    if min.is_multiple_of(2) || max.is_multiple_of(2) || min > max || max > 99 {
-        return Err(format!(
-            "--length must be odd lengths L or MIN-MAX with MIN <= MAX <= 99, got {text:?}"
-        ));
-    }
-    Ok((min, max))
-}
-
 fn run_generate(args: GenerateArgs) -> ExitCode {
     use std::io::IsTerminal;
     let GenerateArgs {
@@ -313,7 +293,7 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         fault_after_writes,
         fault_torn,
     } = args;
-    let (min_length, max_length) = match parse_lengths(&length) {
+    let (min_length, max_length) = match tsume_generator::run::parse_lengths(&length) {
         Ok(l) => l,
         Err(e) => return bad_input(e),
     };
@@ -455,11 +435,11 @@ fn run_verify(
             format!(", {} unreadable lines", errors.len())
         }
     );
-    if !errors.is_empty() {
-        ExitCode::from(EXIT_BAD_INPUT)
+    ExitCode::from(if !errors.is_empty() {
+        exit::BAD_INPUT
     } else if flawed + unproven > 0 {
-        ExitCode::from(1)
+        exit::NEGATIVE
     } else {
-        ExitCode::SUCCESS
-    }
+        exit::SUCCESS
+    })
 }

@@ -19,6 +19,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use tsume_generator::line::{self, LineError};
 use tsume_solver::{notation, Color, Hand, Move, PieceKind, Position, Square};
 
 /// The font stack for all text.
@@ -108,8 +109,9 @@ pub fn hand_text(color: Color, hand: Hand) -> String {
     format!("{}持駒 {pieces}", notation::side_mark(color))
 }
 
-/// Escapes text for XML content and attribute values.
-fn xml_escape(s: &str) -> String {
+/// Escapes text for HTML and XML (SVG) content and attribute values (`'` as `&#39;`,
+/// which both read).
+pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -117,7 +119,7 @@ fn xml_escape(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
+            '\'' => out.push_str("&#39;"),
             _ => out.push(c),
         }
     }
@@ -164,7 +166,7 @@ fn write_hand(svg: &mut String, class: &str, text: &str, centre_x: f64) {
     let _ = write!(
         svg,
         r#"<g class="hand {class}" aria-label="{}" font-size="{}" text-anchor="middle" dominant-baseline="central">"#,
-        xml_escape(text),
+        escape(text),
         num(font)
     );
     let mut y = BOARD_Y;
@@ -178,7 +180,7 @@ fn write_hand(svg: &mut String, class: &str, text: &str, centre_x: f64) {
             r#"<text x="{}" y="{}">{}</text>"#,
             num(centre_x),
             num(y + step / 2.0),
-            xml_escape(&c.to_string())
+            escape(&c.to_string())
         );
         y += step;
     }
@@ -200,7 +202,7 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
         Some(t) => format!("{t}: {}", pos.to_sfen()),
         None => pos.to_sfen(),
     };
-    let _ = writeln!(svg, "<title>{}</title>", xml_escape(&title));
+    let _ = writeln!(svg, "<title>{}</title>", escape(&title));
     let _ = writeln!(
         svg,
         r##"<rect class="background" x="0" y="0" width="{}" height="{}" fill="#ffffff"/>"##,
@@ -371,20 +373,17 @@ struct Problem {
     moves: Vec<String>,
 }
 
-/// Splits `<sfen> moves m1 m2 …` into the position and the moves.
+/// Reads `<sfen> moves m1 m2 …` (an SFEN line, as `tsume verify` reads it) into the
+/// position and the moves.
 fn parse_sfen_with_moves(text: &str) -> Result<Problem, String> {
-    let text = text.trim();
-    let (sfen, moves) = match text.split_once(" moves") {
-        Some((s, rest)) if rest.is_empty() || rest.starts_with(char::is_whitespace) => (
-            s,
-            rest.split_whitespace()
-                .map(str::to_string)
-                .collect::<Vec<_>>(),
-        ),
-        _ => (text, Vec::new()),
-    };
-    let pos = Position::from_sfen(sfen).map_err(|e| e.to_string())?;
-    Ok(Problem { pos, moves })
+    let read = line::parse_sfen_line(text)
+        .map_err(|e| e.to_string())?
+        .ok_or("malformed SFEN: empty SFEN")?;
+    let pos = read.position().map_err(|e| e.to_string())?;
+    Ok(Problem {
+        pos,
+        moves: read.solution.unwrap_or_default(),
+    })
 }
 
 /// The position after `ply` of the problem's moves, with the options to draw it.
@@ -420,17 +419,6 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
             title: None,
         },
     ))
-}
-
-/// Whether `id` is safe as a file name: letters, digits, `-`, `_`, `.`, not starting with
-/// a dot.
-fn safe_file_stem(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 200
-        && !id.starts_with('.')
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
@@ -471,55 +459,21 @@ pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, 
 }
 
 fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read pack {}: {e}", path.display()))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read pack {}: {e}", path.display()))?;
+    let at = |line: usize, e: LineError| format!("{}:{line}: {e}", path.display());
     let mut jobs = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = |msg: String| format!("{}:{line_no}: {msg}", path.display());
-        let obj: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
-        // A string, as `tsume html` reads it: one pack, one reading of it.
-        let id = match obj.get("id") {
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(v) => return Err(at(format!("\"id\" must be a string, got {v}"))),
-            None => return Err(at("missing \"id\" (a string)".into())),
+    // Ids are file names: the one id rule keeps them inside `dir` and visible.
+    for p in line::read_pack(&bytes).map_err(|e| at(e.line, e.error))? {
+        let read = &p.problem;
+        let problem = Problem {
+            pos: read.position().map_err(|e| at(p.line, e))?,
+            moves: read.solution.clone().unwrap_or_default(),
         };
-        if !safe_file_stem(&id) {
-            return Err(at(format!(
-                "id {id:?} cannot be a file name (use letters, digits, '-', '_' and '.')"
-            )));
-        }
-        if !seen.insert(id.clone()) {
-            return Err(at(format!("duplicate id {id:?}")));
-        }
-        let sfen = obj
-            .get("sfen")
-            .and_then(|v| v.as_str())
-            .ok_or_else(|| at(format!("{id}: missing \"sfen\" (a string)")))?;
-        let pos = Position::from_sfen(sfen).map_err(|e| at(format!("{id}: {e}")))?;
-        let moves = match obj.get("solution") {
-            None | Some(serde_json::Value::Null) => Vec::new(),
-            Some(serde_json::Value::Array(a)) => a
-                .iter()
-                .map(|m| m.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| at(format!("{id}: \"solution\" must be a list of USI moves")))?,
-            Some(_) => {
-                return Err(at(format!(
-                    "{id}: \"solution\" must be a list of USI moves"
-                )))
-            }
-        };
-        let problem = Problem { pos, moves };
         let (pos, mut opts) =
-            position_after(&problem, ply).map_err(|e| at(format!("{id}: {e}")))?;
-        opts.title = Some(id.clone());
-        jobs.push((id, render_svg(&pos, &opts)));
+            position_after(&problem, ply).map_err(|e| at(p.line, read.error(e)))?;
+        opts.title = Some(p.id.clone());
+        jobs.push((p.id, render_svg(&pos, &opts)));
     }
     if jobs.is_empty() {
         return Err(format!("pack {} has no problems", path.display()));
@@ -802,14 +756,16 @@ mod tests {
     }
 
     #[test]
-    fn numerals_and_file_names() {
+    fn markup_is_escaped() {
+        assert_eq!(escape(r#"<a&b>"'"#), "&lt;a&amp;b&gt;&quot;&#39;");
+        assert_eq!(escape("歩 x"), "歩 x");
+    }
+
+    #[test]
+    fn numerals() {
         assert_eq!(kanji_count(1), "");
         assert_eq!(kanji_count(2), "二");
         assert_eq!(kanji_count(10), "十");
         assert_eq!(kanji_count(18), "十八");
-        assert!(safe_file_stem("mate3-001_a.b"));
-        for bad in ["", ".hidden", "a/b", "..", "a b", "名前"] {
-            assert!(!safe_file_stem(bad), "{bad}");
-        }
     }
 }

@@ -17,7 +17,7 @@ use tsume_solver::dfpn::{self, LineRules, Outcome, SolveOptions, SolveReport};
 use tsume_solver::{notation, tsume, Move, Position, Setup};
 
 use crate::live::{self, Live, Ticker};
-use crate::{bad_input, input, parse_time_limit};
+use crate::{bad_input, exit, input, parse_time_limit};
 
 /// The options of `tsume solve`.
 #[derive(clap::Args)]
@@ -63,11 +63,6 @@ pub enum Rules {
     /// Every legal defence counts, useless interpositions included (KomoringHeights style).
     Raw,
 }
-
-/// Exit codes of `tsume solve` (2, bad input, is `crate::EXIT_BAD_INPUT`).
-const EXIT_MATE: u8 = 0;
-const EXIT_NO_MATE: u8 = 1;
-const EXIT_UNKNOWN: u8 = 3;
 
 /// What a tsume-rules solve adds: the other mating last moves, and (with --variations) the
 /// defender's alternatives along the line (`Some(None)`: not found within the limits).
@@ -266,11 +261,12 @@ impl<'r> Answer<'r> {
         }
     }
 
+    /// The exit code of `tsume solve` (see `crate::exit`): any mate found is a success.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Answer::Mate { .. } => EXIT_MATE,
-            Answer::NoMate => EXIT_NO_MATE,
-            Answer::Unknown(_) => EXIT_UNKNOWN,
+            Answer::Mate { .. } => exit::SUCCESS,
+            Answer::NoMate => exit::NEGATIVE,
+            Answer::Unknown(_) => exit::UNKNOWN,
         }
     }
 

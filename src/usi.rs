@@ -5,7 +5,8 @@
 //! <first mating move>` or `bestmove resign`), `stop`, `quit`. Other commands are ignored, as
 //! USI requires. The search runs on its own thread, so `stop` and `quit` are answered while
 //! it runs; a position that cannot be read is reported with `info string` and later `go`
-//! commands answer "no mate" / `resign` instead of searching.
+//! commands answer "no mate" / `resign` instead of searching. The command lines are read by
+//! [`tsume_solver::usi`] (pure functions, fuzzed); this module carries them out.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -20,39 +21,15 @@ use tsume_solver::dfpn::{self, Improvement, Outcome, SolveOptions, SolveReport};
 
 use crate::live::{nps, Live, Snapshot, Ticker};
 use tsume_solver::tsume::Tables;
-use tsume_solver::{tsume, Move, Position, Setup};
+use tsume_solver::usi::{self as protocol, Command, Go, GoKind, Rules, SetOption, MAX_HASH_MB};
+use tsume_solver::{tsume, Move, Position};
 
 const ENGINE_NAME: &str = concat!("tsume ", env!("CARGO_PKG_VERSION"));
 const ENGINE_AUTHOR: &str = "the tsume developers";
 const DEFAULT_HASH_MB: usize = 256;
-const MAX_HASH_MB: usize = 65536;
 /// Stack of the thread that runs a `go`: it makes the tables and answers; the search
 /// itself recurses on the solver's search thread (`dfpn::on_search_thread`).
 const SEARCH_SETUP_STACK_BYTES: usize = 8 << 20;
-/// The largest time in a `go` command, in ms (about 31 years): larger would overflow the
-/// search's deadline.
-const MAX_GO_MS: u64 = 1_000_000_000_000;
-/// Kept back from a `go` time budget (byoyomi, movetime) for answering.
-const ANSWER_MARGIN: Duration = Duration::from_millis(100);
-
-/// Which length convention a search uses (the `Rules` option).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rules {
-    /// Every legal defence counts, useless interpositions included.
-    Raw,
-    /// Problem-book convention: useless interpositions (無駄合) are not counted.
-    Tsume,
-}
-
-impl Rules {
-    fn name(self) -> &'static str {
-        match self {
-            Rules::Raw => "raw",
-            Rules::Tsume => "tsume",
-        }
-    }
-}
-
 /// The tables of the engine's last search, kept for the next one and cleared (in constant
 /// time) before it: a GUI's `USI_Hash` of a gigabyte is otherwise faulted in and zeroed
 /// anew for every `go mate` (1.3 s of a 0.2 s search on our machines). `None` until the
@@ -146,15 +123,6 @@ struct Options {
     hash_mb: usize,
     rules: Rules,
     fill_defender_hand: bool,
-}
-
-/// What `go` was asked to do.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum GoKind {
-    /// `go mate …`: answer `checkmate …`.
-    Mate,
-    /// Plain `go`: answer `bestmove …`.
-    Best,
 }
 
 struct Running {
@@ -300,11 +268,8 @@ impl Engine {
 
     /// Handles one command line; `false` on `quit`.
     fn command(&mut self, line: &str) -> bool {
-        let mut words = line.split_whitespace();
-        let Some(cmd) = words.next() else { return true };
-        let rest: Vec<&str> = words.collect();
-        match cmd {
-            "usi" => {
+        match protocol::parse_command(line) {
+            Command::Usi => {
                 self.out.line(&format!("id name {ENGINE_NAME}"));
                 self.out.line(&format!("id author {ENGINE_AUTHOR}"));
                 self.out.line(&format!(
@@ -318,64 +283,47 @@ impl Engine {
                     .line("option name FillDefenderHand type check default false");
                 self.out.line("usiok");
             }
-            "isready" => self.out.line("readyok"),
-            "setoption" => self.setoption(&rest),
-            "usinewgame" => {}
-            "position" => self.set_position(&rest),
-            "go" => self.go(&rest),
-            "stop" => self.stop_search(),
-            "quit" => return false,
-            // gameover, ponderhit and anything unknown: ignored, as USI requires.
-            _ => {}
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption(option) => self.setoption(option),
+            Command::Position(text) => self.set_position(text),
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.stop_search(),
+            Command::Quit => return false,
+            // usinewgame, gameover, ponderhit and anything unknown: ignored, as USI requires.
+            Command::UsiNewGame | Command::Ignored => {}
         }
         true
     }
 
-    fn setoption(&mut self, args: &[&str]) {
-        // setoption name <id…> [value <x…>]
-        let text = args.join(" ");
-        let Some(text) = text.strip_prefix("name ") else {
-            self.info_string("setoption: expected `setoption name <id> value <x>`");
-            return;
-        };
-        let (name, value) = match text.split_once(" value ") {
-            Some((n, v)) => (n.trim(), v.trim()),
-            None => (text.trim(), ""),
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "usi_hash" | "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.options.hash_mb = mb,
-                _ => self.info_string(&format!(
-                    "USI_Hash must be 1..{MAX_HASH_MB} MiB, got {value:?}; keeping {}",
-                    self.options.hash_mb
-                )),
-            },
-            "threads" => self.info_string(&format!(
+    fn setoption(&mut self, option: SetOption) {
+        match option {
+            SetOption::Malformed => {
+                self.info_string("setoption: expected `setoption name <id> value <x>`")
+            }
+            SetOption::Hash(mb) => self.options.hash_mb = mb,
+            SetOption::BadHash(value) => self.info_string(&format!(
+                "USI_Hash must be 1..{MAX_HASH_MB} MiB, got {value:?}; keeping {}",
+                self.options.hash_mb
+            )),
+            SetOption::Threads(value) => self.info_string(&format!(
                 "Threads {value} accepted but ignored: the search is single-threaded"
             )),
-            "rules" => match value.to_ascii_lowercase().as_str() {
-                "raw" => self.options.rules = Rules::Raw,
-                "tsume" => self.options.rules = Rules::Tsume,
-                _ => self.info_string(&format!(
-                    "Rules must be raw or tsume, got {value:?}; keeping {}",
-                    self.options.rules.name()
-                )),
-            },
-            "filldefenderhand" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.options.fill_defender_hand = true,
-                "false" => self.options.fill_defender_hand = false,
-                _ => self.info_string(&format!(
-                    "FillDefenderHand must be true or false, got {value:?}"
-                )),
-            },
+            SetOption::Rules(rules) => self.options.rules = rules,
+            SetOption::BadRules(value) => self.info_string(&format!(
+                "Rules must be raw or tsume, got {value:?}; keeping {}",
+                self.options.rules.name()
+            )),
+            SetOption::FillDefenderHand(fill) => self.options.fill_defender_hand = fill,
+            SetOption::BadFillDefenderHand(value) => self.info_string(&format!(
+                "FillDefenderHand must be true or false, got {value:?}"
+            )),
             // USI_Ponder and other GUI-set options: ignored.
-            _ => {}
+            SetOption::Other => {}
         }
     }
 
-    fn set_position(&mut self, args: &[&str]) {
-        let text = args.join(" ");
-        match build_position(&text, false) {
+    fn set_position(&mut self, text: String) {
+        match protocol::position(&text, false) {
             Ok(_) => self.position = Some(text),
             Err(e) => {
                 self.info_string(&format!("bad position: {e}"));
@@ -384,8 +332,13 @@ impl Engine {
         }
     }
 
-    fn go(&mut self, args: &[&str]) {
-        let (kind, time_limit, wait_for_stop, warnings) = parse_go(args);
+    fn go(&mut self, go: Go) {
+        let Go {
+            kind,
+            time_limit,
+            wait_for_stop,
+            warnings,
+        } = go;
         for w in &warnings {
             self.info_string(w);
         }
@@ -403,7 +356,7 @@ impl Engine {
             );
             return;
         };
-        let pos = match build_position(text, self.options.fill_defender_hand) {
+        let pos = match protocol::position(text, self.options.fill_defender_hand) {
             Ok(p) => p,
             Err(e) => {
                 answer_without_search(&self.out, &format!("bad position: {e}"));
@@ -522,104 +475,6 @@ impl Engine {
     }
 }
 
-/// `go` arguments: what to answer, the time limit, whether to hold the answer until
-/// `stop` (`go infinite`), and warnings for the GUI. A time that is not a number of
-/// milliseconds is reported and ignored: `go mate abc` searches as `go mate infinite`,
-/// `go byoyomi abc` as if the byoyomi were not given.
-fn parse_go(args: &[&str]) -> (GoKind, Option<Duration>, bool, Vec<String>) {
-    let mut warnings = Vec::new();
-    let mut ms = |key: &str, s: Option<&&str>| -> Option<u64> {
-        let s = s?;
-        match s.parse::<u64>() {
-            Ok(v) if v <= MAX_GO_MS => Some(v),
-            _ => {
-                warnings.push(format!(
-                    "go {key}: {s:?} is not a time in milliseconds (0..{MAX_GO_MS}); ignored"
-                ));
-                None
-            }
-        }
-    };
-    if args.first() == Some(&"mate") {
-        let limit = match args.get(1) {
-            Some(&"infinite") | None => None,
-            s => ms("mate", s).map(Duration::from_millis),
-        };
-        if limit.is_none() && !warnings.is_empty() {
-            warnings.push("go mate: searching without a time limit, as go mate infinite".into());
-        }
-        return (GoKind::Mate, limit, false, warnings);
-    }
-    let mut value = |key: &str| {
-        ms(
-            key,
-            args.iter()
-                .position(|a| *a == key)
-                .and_then(|i| args.get(i + 1)),
-        )
-    };
-    if args.contains(&"infinite") || args.contains(&"ponder") {
-        return (GoKind::Best, None, true, warnings);
-    }
-    let (movetime, byoyomi) = (value("movetime"), value("byoyomi"));
-    let (btime, wtime) = (value("btime"), value("wtime"));
-    let (binc, winc) = (value("binc"), value("winc"));
-    let budget = if let Some(t) = movetime {
-        Some(t)
-    } else if let Some(b) = byoyomi.filter(|&b| b > 0) {
-        Some(b)
-    } else {
-        // Sudden death or Fischer: a small share of the clock. The side is unknown here, so
-        // use the smaller of the two.
-        match (btime, wtime) {
-            (Some(b), Some(w)) => Some(b.min(w) / 20 + binc.unwrap_or(0).min(winc.unwrap_or(0))),
-            (Some(t), None) | (None, Some(t)) => Some(t / 20),
-            (None, None) => None,
-        }
-    };
-    let limit = budget.map(|ms| {
-        Duration::from_millis(ms)
-            .saturating_sub(ANSWER_MARGIN)
-            .max(Duration::from_millis(1))
-    });
-    (GoKind::Best, limit, false, warnings)
-}
-
-/// The position of a `position` command's arguments (`startpos|sfen … [moves …]`).
-fn build_position(args: &str, fill_defender_hand: bool) -> Result<Position, String> {
-    let words: Vec<&str> = args.split_whitespace().collect();
-    let moves_at = words.iter().position(|w| *w == "moves");
-    let (spec, moves) = match moves_at {
-        Some(i) => (&words[..i], &words[i + 1..]),
-        None => (&words[..], &words[words.len()..]),
-    };
-    let mut setup: Setup = match spec {
-        ["startpos"] => Setup::from_sfen("startpos").map_err(|e| e.to_string())?,
-        ["sfen", fields @ ..] if !fields.is_empty() => fields
-            .join(" ")
-            .parse()
-            .map_err(|e| format!("malformed SFEN: {e}"))?,
-        _ => return Err("expected `position startpos|sfen <sfen> [moves …]`".to_string()),
-    };
-    if fill_defender_hand {
-        // The defender is the side not to move after the moves.
-        let attacker = if moves.len() % 2 == 0 {
-            setup.side_to_move
-        } else {
-            !setup.side_to_move
-        };
-        setup.fill_hand(!attacker);
-    }
-    let mut pos = Position::from_setup(&setup).map_err(|e| format!("illegal position: {e}"))?;
-    for (i, m) in moves.iter().enumerate() {
-        let mv = pos
-            .parse_move(m)
-            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-        pos.do_move(mv);
-    }
-    Ok(pos)
-}
-
 fn progress_line(s: &Snapshot, elapsed: Duration) -> String {
     format!(
         "info time {} nodes {} nps {} hashfull {}",
@@ -688,54 +543,5 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
                 (GoKind::Best, _) => "bestmove resign",
             });
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn go_arguments() {
-        let (k, t, w, _) = parse_go(&["mate", "1500"]);
-        assert!(k == GoKind::Mate && t == Some(Duration::from_millis(1500)) && !w);
-        let (k, t, _, _) = parse_go(&["mate", "infinite"]);
-        assert!(k == GoKind::Mate && t.is_none());
-        let (k, t, w, _) = parse_go(&["infinite"]);
-        assert!(k == GoKind::Best && t.is_none() && w);
-        let (_, t, w, _) = parse_go(&["btime", "0", "wtime", "0", "byoyomi", "1000"]);
-        assert!(t == Some(Duration::from_millis(900)) && !w);
-        let (_, t, _, warnings) = parse_go(&[]);
-        assert!(t.is_none() && warnings.is_empty());
-    }
-
-    #[test]
-    fn unreadable_go_times_are_reported_and_ignored() {
-        for bad in ["abc", "-5", "1e3", "99999999999999999999"] {
-            let (k, t, w, warnings) = parse_go(&["mate", bad]);
-            assert!(k == GoKind::Mate && t.is_none() && !w, "{bad}");
-            assert!(warnings[0].contains(bad), "{warnings:?}");
-            assert!(warnings[1].contains("without a time limit"), "{warnings:?}");
-        }
-        let (k, t, _, warnings) = parse_go(&["byoyomi", "abc", "movetime", "500"]);
-        assert!(k == GoKind::Best && t == Some(Duration::from_millis(400)));
-        assert!(
-            warnings.len() == 1 && warnings[0].contains("byoyomi"),
-            "{warnings:?}"
-        );
-    }
-
-    #[test]
-    fn positions() {
-        assert!(build_position("startpos moves 7g7f 3c3d", false).is_ok());
-        assert!(build_position("startpos moves 7g7e", false)
-            .unwrap_err()
-            .contains("move 1"));
-        assert!(build_position("sfen 9/9/9 b - 1", false)
-            .unwrap_err()
-            .contains("malformed SFEN"));
-        assert!(build_position("", false).is_err());
-        let p = build_position("sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1", true).unwrap();
-        assert_eq!(p.to_sfen(), "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
     }
 }

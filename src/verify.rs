@@ -4,6 +4,7 @@
 use std::io::{BufRead, Write};
 
 use rayon::prelude::*;
+use tsume_generator::line;
 use tsume_solver::tsume::verify::{self, Flaw, Verdict, VerifyOptions};
 use tsume_solver::Setup;
 
@@ -16,76 +17,11 @@ pub struct Problem {
     pub claimed: Option<Vec<String>>,
 }
 
-/// A problem's set-up and claimed solution, as read from one line.
-pub type ParsedLine = (Setup, Option<Vec<String>>);
-
 /// Problems read, and the unreadable lines as (line number, message).
 pub type ReadProblems = (Vec<Problem>, Vec<(usize, String)>);
 
-/// Reads a problem line: `<sfen> [<label>] [moves m1 m2 …] [# comment]`, or a JSON object
-/// with `sfen` and optionally `solution` (a list of USI moves or one space-separated
-/// string). `Ok(None)` for blank and comment lines.
-pub fn parse_line(text: &str, fill_defender_hand: bool) -> Result<Option<ParsedLine>, String> {
-    let trimmed = text.trim();
-    if trimmed.is_empty() || trimmed.starts_with('#') {
-        return Ok(None);
-    }
-    let (sfen, claimed) = if trimmed.starts_with('{') {
-        let v: serde_json::Value =
-            serde_json::from_str(trimmed).map_err(|e| format!("malformed JSON: {e}"))?;
-        let sfen = v
-            .get("sfen")
-            .and_then(|s| s.as_str())
-            .ok_or("JSON line without an \"sfen\" string")?
-            .to_string();
-        let claimed = match v.get("solution") {
-            None | Some(serde_json::Value::Null) => None,
-            Some(serde_json::Value::String(s)) => {
-                Some(s.split_whitespace().map(String::from).collect())
-            }
-            Some(serde_json::Value::Array(a)) => Some(
-                a.iter()
-                    .map(|m| {
-                        m.as_str()
-                            .map(String::from)
-                            .ok_or("non-string move in \"solution\"")
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
-            ),
-            Some(_) => return Err("\"solution\" must be a list of USI moves".into()),
-        };
-        (sfen, claimed)
-    } else {
-        let body = trimmed.split('#').next().unwrap_or("").trim();
-        let words: Vec<&str> = body.split_whitespace().collect();
-        let (position, moves) = match words.iter().position(|w| *w == "moves") {
-            Some(i) => (
-                &words[..i],
-                Some(words[i + 1..].iter().map(|m| m.to_string()).collect()),
-            ),
-            None => (&words[..], None),
-        };
-        // board, side, hands, optional move number; a further number is a data set's label.
-        let take = position.len().min(4);
-        let extra = &position[take..];
-        // Anything else (`movez 9i9a`, a misspelt `moves`) would silently drop the claimed
-        // solution and verify the problem without it.
-        if !(extra.is_empty() || extra.len() == 1 && extra[0].bytes().all(|b| b.is_ascii_digit())) {
-            return Err(format!(
-                "unexpected text after the SFEN: {:?} (only a numeric label and `moves …` may follow it)",
-                extra.join(" ")
-            ));
-        }
-        (position[..take].join(" "), moves)
-    };
-    let mut setup: Setup = sfen.parse().map_err(|e| format!("malformed SFEN: {e}"))?;
-    if fill_defender_hand {
-        setup.fill_hand(!setup.side_to_move);
-    }
-    Ok(Some((setup, claimed)))
-}
-
-/// Reads every problem; malformed lines are returned as `(line, message)` errors.
+/// Reads every problem (lines as [`tsume_generator::line::parse`] reads them); malformed
+/// lines are returned as `(line, message)` errors.
 pub fn read_problems(
     reader: impl BufRead,
     fill_defender_hand: bool,
@@ -101,25 +37,26 @@ pub fn read_problems(
             Ok(_) => {}
             Err(e) => return Err(format!("reading line {}: {e}", i + 1)),
         }
-        // One line that is not UTF-8 is bad input for that line only.
-        let Ok(line) = std::str::from_utf8(&buf) else {
-            errors.push((i + 1, "not UTF-8 text".to_string()));
-            continue;
-        };
         // A byte-order mark (Windows editors write one) is not part of the first line.
-        let line = if i == 0 {
-            line.strip_prefix('\u{feff}').unwrap_or(line)
-        } else {
-            line
+        let raw = match buf.strip_prefix("\u{feff}".as_bytes()) {
+            Some(rest) if i == 0 => rest,
+            _ => &buf[..],
         };
-        match parse_line(line, fill_defender_hand) {
-            Ok(Some((setup, claimed))) => problems.push(Problem {
-                line: i + 1,
-                setup,
-                claimed,
-            }),
+        // One line that is not UTF-8 is bad input for that line only.
+        match line::text_of(raw).and_then(line::parse) {
+            Ok(Some(read)) => {
+                let mut setup = read.setup;
+                if fill_defender_hand {
+                    setup.fill_hand(!setup.side_to_move);
+                }
+                problems.push(Problem {
+                    line: i + 1,
+                    setup,
+                    claimed: read.solution,
+                })
+            }
             Ok(None) => {}
-            Err(e) => errors.push((i + 1, e)),
+            Err(e) => errors.push((i + 1, e.to_string())),
         }
     }
     Ok((problems, errors))

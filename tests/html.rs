@@ -198,11 +198,11 @@ fn bad_input_is_exit_2_with_a_message_naming_the_problem() {
         ),
         (
             format!("{GOOD_LINE}\n\n{bad_sfen}\n"),
-            vec!["pack.jsonl:3: problem badsfen01: bad SFEN"],
+            vec!["pack.jsonl:3: problem badsfen01: malformed SFEN"],
         ),
         (
             format!("{nifu}\n"),
-            vec![":1: problem nifu: bad SFEN", "nifu"],
+            vec![":1: problem nifu: illegal position", "nifu"],
         ),
         (
             format!("{illegal}\n"),
@@ -225,10 +225,22 @@ fn bad_input_is_exit_2_with_a_message_naming_the_problem() {
             vec!["problem a: final alternative G*5c"],
         ),
         ("\n\n".to_string(), vec!["has no problems"]),
+        // One id rule with `tsume render`, which cannot name a file `.hidden.svg`: a
+        // leading dot used to pass here.
+        (
+            GOOD_LINE.replace(r#""id":"a""#, r#""id":".hidden""#),
+            vec![":1: id \".hidden\"", "not starting with '.'"],
+        ),
     ] {
         std::fs::write(&pack, text).unwrap();
         assert_bad_input(&["html", d, "--out", out], &needles);
     }
+    // A line that is not UTF-8 is named (it used to fail the whole file without a line).
+    std::fs::write(&pack, [GOOD_LINE.as_bytes(), b"\n\xff\n"].concat()).unwrap();
+    assert_bad_input(
+        &["html", d, "--out", out],
+        &["pack.jsonl:2: not UTF-8 text"],
+    );
     assert!(!Path::new(out).exists(), "no page for a bad pack");
     std::fs::remove_dir_all(dir).unwrap();
 }

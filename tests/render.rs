@@ -90,6 +90,11 @@ fn bad_input_is_exit_2() {
     let out = dir.join("x.svg");
     let out = out.to_str().unwrap();
     assert_bad_input(&["render", "9/9 b - 1", "--out", out], "SFEN");
+    // An SFEN line as `tsume verify` reads it: a misspelt `moves` is named.
+    assert_bad_input(
+        &["render", &format!("{MATE3} movez 2c2b+"), "--out", out],
+        "unexpected text after the SFEN: \"movez 2c2b+\"",
+    );
     assert_bad_input(
         &["render", "4k4/9/4P4/9/4P4/9/9/9/4K4 b - 1", "--out", out],
         "nifu",
@@ -127,12 +132,12 @@ fn bad_input_is_exit_2() {
     let pack = dir.join("p.jsonl");
     let pack_s = pack.to_str().unwrap();
     for (text, needle) in [
-        ("{\"id\": \"a\"}\n", ":1: a: missing \"sfen\""),
+        ("{\"id\": \"a\"}\n", ":1: problem a: missing \"sfen\""),
         ("\n{\"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\"}\n", ":2: missing \"id\""),
         ("not json\n", ":1: not JSON"),
         (
             "{\"id\": \"../up\", \"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\"}\n",
-            "cannot be a file name",
+            "an id must be",
         ),
         (
             "{\"id\": \"a\", \"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\"}\n{\"id\": \"a\", \"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\"}\n",
@@ -140,7 +145,7 @@ fn bad_input_is_exit_2() {
         ),
         (
             "{\"id\": \"a\", \"sfen\": \"4k4/9/9/9/9/9/9/9/9 b G 1\", \"solution\": \"G*5b\"}\n",
-            "list of USI moves",
+            "\"solution\" must be a list of strings",
         ),
         ("\n\n", "no problems"),
     ] {

@@ -270,13 +270,26 @@ fn verify_reads_every_line_it_can() {
     bytes.extend_from_slice(b"\xff\xfe not text\n");
     bytes.extend_from_slice(format!("{sound} movez 9i9a\n").as_bytes());
     bytes.extend_from_slice(format!("{sound} 17 moves G*5b\n").as_bytes());
+    // A pack line reads as `tsume render` and `tsume html` read it (one reader): the
+    // solution a list, the id by the one id rule.
+    bytes.extend_from_slice(format!("{{\"sfen\":\"{sound}\",\"solution\":\"G*5b\"}}\n").as_bytes());
+    bytes.extend_from_slice(format!("{{\"id\":\"../x\",\"sfen\":\"{sound}\"}}\n").as_bytes());
+    bytes.extend_from_slice(
+        format!("{{\"id\":\"x\",\"sfen\":\"{sound}\",\"solution\":[\"G*5b\"]}}\n").as_bytes(),
+    );
     std::fs::write(&path, &bytes).unwrap();
     let o = common::tsume(&["verify", path.to_str().unwrap()]);
     let (out, err) = (common::stdout(&o), common::stderr(&o));
     assert_eq!(o.status.code(), Some(2), "{out}{err}");
     assert!(out.contains("line 1: sound"), "{out}");
     assert!(out.contains("line 4: sound"), "{out}");
-    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.contains("line 7: sound"), "{out}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(
+        err.contains("line 5: \"solution\" must be a list of strings"),
+        "{err}"
+    );
+    assert!(err.contains("line 6: id \"../x\": an id must be"), "{err}");
     assert!(err.contains("line 2: not UTF-8"), "{err}");
     assert!(
         err.contains("line 3: unexpected text after the SFEN: \"movez 9i9a\""),

@@ -102,14 +102,38 @@ pub struct Progress<'a> {
     pub per_length: BTreeMap<usize, usize>,
 }
 
+/// The longest problem the generator makes, in plies.
+pub const MAX_LENGTH: usize = 99;
+
+/// The one rule for the wanted lengths: odd (the attacker mates), MIN <= MAX <= [`MAX_LENGTH`].
+pub fn lengths_allowed(min: usize, max: usize) -> bool {
+    !min.is_multiple_of(2) && !max.is_multiple_of(2) && min <= max && max <= MAX_LENGTH
+}
+
+/// Parses the wanted lengths, `L` or `MIN-MAX` (`tsume generate --length`).
+pub fn parse_lengths(text: &str) -> Result<(usize, usize), String> {
+    let parse = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("--length: {s:?} is not a number"))
+    };
+    let (min, max) = match text.split_once('-') {
+        Some((a, b)) => (parse(a)?, parse(b)?),
+        None => (parse(text)?, parse(text)?),
+    };
+    if !lengths_allowed(min, max) {
+        return Err(format!(
+            "--length must be odd lengths L or MIN-MAX with MIN <= MAX <= {MAX_LENGTH}, got {text:?}"
+        ));
+    }
+    Ok((min, max))
+}
+
 /// Runs the generator until the pack has `count` problems, or a limit.
 pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<Stats, PackError> {
-    if options.min_length.is_multiple_of(2)
-        || options.max_length.is_multiple_of(2)
-        || options.min_length > options.max_length
-    {
+    if !lengths_allowed(options.min_length, options.max_length) {
         return Err(PackError(format!(
-            "lengths must be odd with MIN <= MAX, got {}-{}",
+            "lengths must be odd with MIN <= MAX <= {MAX_LENGTH}, got {}-{}",
             options.min_length, options.max_length
         )));
     }
@@ -489,6 +513,21 @@ fn append(pack: &mut Pack, r: Record, writes: &mut Writes) -> Result<(), PackErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lengths() {
+        assert_eq!(parse_lengths("7"), Ok((7, 7)));
+        assert_eq!(parse_lengths(" 3 - 19"), Ok((3, 19)));
+        assert_eq!(parse_lengths("99"), Ok((99, 99)));
+        for bad in ["4", "3-4", "9-3", "101", "1-101"] {
+            let e = parse_lengths(bad).unwrap_err();
+            assert!(e.contains("MIN <= MAX <= 99"), "{bad}: {e}");
+        }
+        assert!(parse_lengths("x-5")
+            .unwrap_err()
+            .contains("\"x\" is not a number"));
+        assert!(lengths_allowed(1, 99) && !lengths_allowed(1, 101));
+    }
 
     fn line(sfen: &str, solution: &[&str]) -> String {
         serde_json::json!({

@@ -20,6 +20,7 @@ pub mod position;
 pub mod setup;
 pub mod square;
 pub mod tsume;
+pub mod usi;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

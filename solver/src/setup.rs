@@ -360,19 +360,23 @@ impl fmt::Display for Setup {
         let mut hand = String::new();
         for color in Color::ALL {
             for kind in PieceKind::HAND_SFEN_ORDER {
-                let n = self.hands[color.index()][kind.index()];
-                if n == 0 {
-                    continue;
-                }
-                if n > 1 {
-                    hand += &n.to_string();
-                }
                 let c = kind.sfen_letter();
-                hand.push(if color == Color::Black {
+                let c = if color == Color::Black {
                     c
                 } else {
                     c.to_ascii_lowercase()
-                });
+                };
+                // A count is at most 99 in an SFEN; more (never legal, but a setup holds up
+                // to 255, as `99P99P` reads) is written as repeats, so that it reads back.
+                let mut n = self.hands[color.index()][kind.index()];
+                while n > 0 {
+                    let k = n.min(99);
+                    if k > 1 {
+                        hand += &k.to_string();
+                    }
+                    hand.push(c);
+                    n -= k;
+                }
             }
         }
         if hand.is_empty() {
@@ -397,6 +401,27 @@ mod tests {
             let setup: Setup = s.parse().unwrap();
             assert_eq!(setup.to_string(), s);
         }
+    }
+
+    #[test]
+    fn hand_counts_over_99_read_back() {
+        // Found by the pack_line fuzz target: 101 bishops, one letter at a time, printed as
+        // `101b`, which the reader refuses (a count is at most 99).
+        let sfen = format!(
+            "3sks3/9/4S4/9/9/B8/9/9/9 b S2r{}4g4nl18p 1",
+            "b".repeat(101)
+        );
+        let setup: Setup = sfen.parse().unwrap();
+        assert_eq!(
+            setup.hands[Color::White.index()][PieceKind::Bishop.index()],
+            101
+        );
+        let printed = setup.to_string();
+        assert!(printed.contains(" S2r99b2b4g4nl18p "), "{printed}");
+        assert_eq!(printed.parse::<Setup>().unwrap(), setup);
+        let full: Setup = "4k4/9/9/9/9/9/9/9/4K4 b 99P99P99P 1".parse().unwrap();
+        assert_eq!(full.to_string(), "4k4/9/9/9/9/9/9/9/4K4 b 99P99P57P 1");
+        assert_eq!(full.to_string().parse::<Setup>().unwrap(), full);
     }
 
     #[test]

@@ -1,0 +1,420 @@
+//! The one reader of problem lines: a pack's JSON line (`pack.jsonl`) or an SFEN line
+//! (`pack.sfen`, problem lists: `<sfen> [<label>] [moves m1 m2 …] [# comment]`) becomes a
+//! typed [`ProblemLine`]. `tsume verify`, `tsume render` and `tsume html` all read through
+//! it, so one pack reads the same in each (one id rule: [`is_valid_id`]); what a command
+//! needs beyond that (a solution to play, a legal position to draw) it checks itself.
+//!
+//! Only the syntax and the types of the fields are checked here: an SFEN that parses (not
+//! a legal position: [`ProblemLine::position`]), moves as strings (not legal moves).
+
+use std::collections::HashSet;
+use std::fmt;
+
+use serde_json::{Map, Value};
+use tsume_solver::{Position, Setup};
+
+/// The longest id accepted.
+pub const MAX_ID_LEN: usize = 200;
+
+/// One problem as a line gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemLine {
+    /// The problem's id (JSON lines only; optional here, required by `render` and `html`).
+    pub id: Option<String>,
+    /// The position, parsed but not validated.
+    pub setup: Setup,
+    /// The claimed solution as USI moves (`moves …`, or the JSON `solution` list).
+    pub solution: Option<Vec<String>>,
+    /// Other mating last moves (JSON `final_alternatives`).
+    pub final_alternatives: Option<Vec<String>>,
+    /// The JSON `length`.
+    pub length: Option<u64>,
+    /// The JSON `difficulty.grade`.
+    pub grade: Option<u64>,
+    /// The JSON `themes`.
+    pub themes: Option<Vec<String>>,
+}
+
+/// Why a line could not be read: the message, and the problem's id when the line gave a
+/// valid one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    pub id: Option<String>,
+    pub message: String,
+}
+
+impl LineError {
+    fn new(message: impl Into<String>) -> LineError {
+        LineError {
+            id: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.id {
+            Some(id) => write!(f, "problem {id}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// The id rule: 1 to [`MAX_ID_LEN`] ASCII letters, digits, `-`, `_` and `.`, not starting
+/// with `.`. Ids name files (`render`) and page links (`html`), so they need no escaping
+/// and cannot climb out of a directory or hide a file. The generator writes 16 hex digits.
+pub fn is_valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_ID_LEN
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Reads any problem line: a JSON object when it starts with `{`, otherwise an SFEN line.
+/// `Ok(None)` for blank and `#` comment lines.
+pub fn parse(text: &str) -> Result<Option<ProblemLine>, LineError> {
+    let trimmed = text.trim();
+    if trimmed.starts_with('{') {
+        parse_json(trimmed).map(Some)
+    } else {
+        parse_sfen_line(trimmed)
+    }
+}
+
+/// Reads an SFEN line: `<sfen> [<label>] [moves m1 m2 …] [# comment]`, the SFEN optionally
+/// `startpos` or prefixed with `sfen`, the label a number (a data set's). `Ok(None)` for
+/// blank and `#` comment lines; any other text after the SFEN is an error (a misspelt
+/// `moves` would otherwise drop the claimed solution).
+pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
+    let body = text.split('#').next().unwrap_or("").trim();
+    if body.is_empty() {
+        return Ok(None);
+    }
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let (position, moves) = match words.iter().position(|w| *w == "moves") {
+        Some(i) => (
+            &words[..i],
+            Some(words[i + 1..].iter().map(|m| m.to_string()).collect()),
+        ),
+        None => (&words[..], None),
+    };
+    // `startpos` is one word; otherwise board, side, hands and an optional move number.
+    let fields = if position.first() == Some(&"startpos") {
+        1
+    } else {
+        4 + usize::from(position.first() == Some(&"sfen"))
+    };
+    let take = position.len().min(fields);
+    let extra = &position[take..];
+    if !(extra.is_empty() || extra.len() == 1 && extra[0].bytes().all(|b| b.is_ascii_digit())) {
+        return Err(LineError::new(format!(
+            "unexpected text after the SFEN: {:?} (only a numeric label and `moves …` may follow it)",
+            extra.join(" ")
+        )));
+    }
+    let setup = parse_setup(&position[..take].join(" "))?;
+    Ok(Some(ProblemLine {
+        id: None,
+        setup,
+        solution: moves,
+        final_alternatives: None,
+        length: None,
+        grade: None,
+        themes: None,
+    }))
+}
+
+fn parse_setup(sfen: &str) -> Result<Setup, LineError> {
+    sfen.parse()
+        .map_err(|e| LineError::new(format!("malformed SFEN: {e}")))
+}
+
+/// Reads a pack's JSON line: an object with `sfen` (a string) and optionally `id`,
+/// `solution`, `final_alternatives`, `themes` (lists of strings), `length` (a whole number)
+/// and `difficulty.grade` (a whole number); other fields are ignored.
+pub fn parse_json(text: &str) -> Result<ProblemLine, LineError> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| LineError::new(format!("not JSON: {e}")))?;
+    let obj = value
+        .as_object()
+        .ok_or_else(|| LineError::new("not a JSON object (one problem per line)"))?;
+    let id = match obj.get("id") {
+        None => None,
+        Some(Value::String(s)) if is_valid_id(s) => Some(s.clone()),
+        Some(Value::String(s)) => {
+            return Err(LineError::new(format!(
+                "id {s:?}: an id must be 1 to {MAX_ID_LEN} letters, digits, '-', '_' and '.', not starting with '.'"
+            )))
+        }
+        Some(v) => return Err(LineError::new(format!("\"id\" must be a string, got {v}"))),
+    };
+    let in_problem = |message: String| LineError {
+        id: id.clone(),
+        message,
+    };
+    let sfen = obj
+        .get("sfen")
+        .and_then(Value::as_str)
+        .ok_or_else(|| in_problem("missing \"sfen\" (a string)".into()))?;
+    let setup = parse_setup(sfen).map_err(|e| in_problem(e.message))?;
+    let list = |field| string_list(obj, field).map_err(in_problem);
+    Ok(ProblemLine {
+        setup,
+        solution: list("solution")?,
+        final_alternatives: list("final_alternatives")?,
+        themes: list("themes")?,
+        length: whole_number(obj.get("length"), "length").map_err(in_problem)?,
+        grade: grade(obj.get("difficulty")).map_err(in_problem)?,
+        id,
+    })
+}
+
+/// An optional field that must be a list of strings.
+fn string_list(obj: &Map<String, Value>, field: &str) -> Result<Option<Vec<String>>, String> {
+    let bad = || format!("\"{field}\" must be a list of strings");
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(_) => Err(bad()),
+    }
+}
+
+/// An optional field that must be a non-negative integer.
+fn whole_number(value: Option<&Value>, field: &str) -> Result<Option<u64>, String> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("\"{field}\" must be a whole number, got {v}")),
+    }
+}
+
+/// The optional `difficulty.grade`.
+fn grade(difficulty: Option<&Value>) -> Result<Option<u64>, String> {
+    match difficulty {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(d)) => whole_number(d.get("grade"), "difficulty.grade"),
+        Some(_) => Err("\"difficulty\" must be an object".into()),
+    }
+}
+
+impl ProblemLine {
+    /// The legal position, or an error naming the problem.
+    pub fn position(&self) -> Result<Position, LineError> {
+        Position::from_setup(&self.setup).map_err(|e| self.error(format!("illegal position: {e}")))
+    }
+
+    /// An error about this problem (named by its id when it has one).
+    pub fn error(&self, message: impl Into<String>) -> LineError {
+        LineError {
+            id: self.id.clone(),
+            message: message.into(),
+        }
+    }
+
+    /// The line as a JSON object of the fields read (reads back to the same value).
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        if let Some(id) = &self.id {
+            o.insert("id".into(), id.clone().into());
+        }
+        o.insert("sfen".into(), self.setup.to_string().into());
+        for (field, list) in [
+            ("solution", &self.solution),
+            ("final_alternatives", &self.final_alternatives),
+            ("themes", &self.themes),
+        ] {
+            if let Some(list) = list {
+                o.insert(field.into(), list.clone().into());
+            }
+        }
+        if let Some(length) = self.length {
+            o.insert("length".into(), length.into());
+        }
+        if let Some(grade) = self.grade {
+            o.insert("difficulty".into(), serde_json::json!({ "grade": grade }));
+        }
+        Value::Object(o)
+    }
+}
+
+/// A problem of a pack file, with its 1-based line number and its (required) id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackProblem {
+    pub line: usize,
+    pub id: String,
+    pub problem: ProblemLine,
+}
+
+/// A line of a file that could not be read, with its 1-based number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError {
+    pub line: usize,
+    pub error: LineError,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.error)
+    }
+}
+
+/// The lines of a file's bytes, 1-based, each as text or the error of a line that is not
+/// UTF-8; a UTF-8 byte-order mark before the first line is skipped (Windows editors write
+/// one).
+pub fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, Result<&str, LineError>)> {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    bytes
+        .split_inclusive(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, raw)| (i + 1, text_of(raw)))
+}
+
+/// One raw line (with or without its newline) as text.
+pub fn text_of(raw: &[u8]) -> Result<&str, LineError> {
+    std::str::from_utf8(raw).map_err(|_| LineError::new("not UTF-8 text"))
+}
+
+/// Reads every problem of a pack's `pack.jsonl` (blank lines skipped): each line a JSON
+/// line with an id, no id twice. The first bad line is the error.
+pub fn read_pack(bytes: &[u8]) -> Result<Vec<PackProblem>, FileError> {
+    let mut problems = Vec::new();
+    let mut ids = HashSet::new();
+    for (line, text) in lines(bytes) {
+        let at = |error| FileError { line, error };
+        let text = text.map_err(at)?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let problem = parse_json(text.trim()).map_err(at)?;
+        let Some(id) = problem.id.clone() else {
+            return Err(at(LineError::new("missing \"id\" (a string)")));
+        };
+        if !ids.insert(id.clone()) {
+            return Err(at(LineError::new(format!("duplicate id {id:?}"))));
+        }
+        problems.push(PackProblem { line, id, problem });
+    }
+    Ok(problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MATE3: &str = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+
+    #[test]
+    fn sfen_lines() {
+        assert_eq!(parse("  ").unwrap(), None);
+        assert_eq!(parse("# a comment").unwrap(), None);
+        let p = parse(&format!("{MATE3} 17 moves 2c2b+ 1b1c R*2c # note"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.setup.to_string(), MATE3);
+        assert_eq!(p.solution.unwrap(), ["2c2b+", "1b1c", "R*2c"]);
+        let p = parse(MATE3).unwrap().unwrap();
+        assert_eq!(p.solution, None);
+        let p = parse("startpos moves 7g7f").unwrap().unwrap();
+        assert_eq!(p.solution.unwrap(), ["7g7f"]);
+        // The `sfen` prefix keeps the move number (it used to be taken for a label).
+        let p = parse(&format!("sfen {} 5", &MATE3[..MATE3.len() - 2]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.setup.to_string(), MATE3.replace(" 1", " 5"));
+        let e = parse(&format!("{MATE3} movez 9i9a")).unwrap_err();
+        assert!(e
+            .message
+            .contains("unexpected text after the SFEN: \"movez 9i9a\""));
+        assert!(parse("9/9 b - 1")
+            .unwrap_err()
+            .message
+            .starts_with("malformed SFEN"));
+    }
+
+    #[test]
+    fn json_lines() {
+        let line = format!(
+            r#"{{"id":"m3","sfen":"{MATE3}","length":3,"solution":["2c2b+","1b1c","R*2c"],"difficulty":{{"grade":2,"nodes":9}},"themes":["drop-mate"],"other":1}}"#
+        );
+        let p = parse(&line).unwrap().unwrap();
+        assert_eq!(p.id.as_deref(), Some("m3"));
+        assert_eq!((p.length, p.grade), (Some(3), Some(2)));
+        assert_eq!(p.themes.as_deref(), Some(&["drop-mate".to_string()][..]));
+        assert_eq!(parse_json(&p.to_json().to_string()).unwrap(), p);
+        let cases = [
+            ("[1]", "not a JSON object"),
+            ("{", "not JSON"),
+            (r#"{"id":"a b"}"#, "an id must be"),
+            (r#"{"id":".x"}"#, "not starting with '.'"),
+            (r#"{"id":7}"#, "\"id\" must be a string, got 7"),
+            (r#"{"id":"x"}"#, "problem x: missing \"sfen\""),
+            (
+                r#"{"id":"x","sfen":"9/9 b - 1"}"#,
+                "problem x: malformed SFEN",
+            ),
+            (
+                r#"{"sfen":"4k4/9/9/9/9/9/9/9/9 b G 1","solution":"G*5b"}"#,
+                "\"solution\" must be a list of strings",
+            ),
+            (
+                r#"{"sfen":"4k4/9/9/9/9/9/9/9/9 b G 1","length":"3"}"#,
+                "\"length\" must be a whole number",
+            ),
+            (
+                r#"{"sfen":"4k4/9/9/9/9/9/9/9/9 b G 1","difficulty":{"grade":"hard"}}"#,
+                "\"difficulty.grade\" must be a whole number",
+            ),
+        ];
+        for (line, needle) in cases {
+            let e = parse_json(line).unwrap_err().to_string();
+            assert!(e.contains(needle), "{line}: {e:?} lacks {needle:?}");
+        }
+    }
+
+    #[test]
+    fn ids() {
+        for good in ["0123456789abcdef", "mate3-001_a.b", "7"] {
+            assert!(is_valid_id(good), "{good}");
+        }
+        for bad in [
+            "",
+            ".hidden",
+            "..",
+            "a/b",
+            "../up",
+            "a b",
+            "名前",
+            &"x".repeat(201),
+        ] {
+            assert!(!is_valid_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn pack_files() {
+        let good = format!(r#"{{"id":"a","sfen":"{MATE3}"}}"#);
+        let mut bytes = "\u{feff}".as_bytes().to_vec();
+        bytes.extend_from_slice(format!("{good}\n\n").as_bytes());
+        bytes.extend_from_slice(good.replace("\"a\"", "\"b\"").as_bytes());
+        let read = read_pack(&bytes).unwrap();
+        assert_eq!(read.len(), 2);
+        assert_eq!((read[1].line, read[1].id.as_str()), (3, "b"));
+        let e = read_pack(format!("{good}\n{good}\n").as_bytes()).unwrap_err();
+        assert_eq!(e.to_string(), "line 2: duplicate id \"a\"");
+        let e = read_pack(b"\n\xff\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: not UTF-8 text");
+        let e = read_pack(format!(r#"{{"sfen":"{MATE3}"}}"#).as_bytes()).unwrap_err();
+        assert_eq!(e.to_string(), "line 1: missing \"id\" (a string)");
+    }
+}
