@@ -101,6 +101,15 @@ const COUNT_EVASIONS_ABOVE: u16 = 2;
 /// cost set A 10 % more nodes in the first mates, 64 gained nothing over 32.
 const MAX_INITIAL_DN: u32 = 32;
 
+/// Whether a node looks every child up in the table before it evaluates any: then a child
+/// the table settles (a proven check, a refuting evasion) costs no evaluation of the
+/// children before it. Only in unlimited searches: in the bounded ones the different
+/// child it settles on cost more than the evaluations saved (benches/RESULTS.md §16a).
+#[inline]
+fn looks_up_first(remaining: u16) -> bool {
+    remaining == UNLIMITED
+}
+
 /// The budget of a child: one ply less, unless unlimited.
 #[inline]
 fn below(remaining: u16) -> u16 {
@@ -231,6 +240,8 @@ struct Child {
     len: u16,
     hand: Hand,
     rep_depth: u32,
+    /// Neither found in the table nor evaluated yet (see [`looks_up_first`]).
+    fresh: bool,
 }
 
 impl Child {
@@ -243,6 +254,7 @@ impl Child {
             len: 0,
             hand: Hand::EMPTY,
             rep_depth: u32::MAX,
+            fresh: false,
         }
     }
 
@@ -778,6 +790,8 @@ impl<'t> Search<'t> {
         let Scratch { children, keys } = scratch;
         if let Some(budget) = normal_budget {
             self.prefetch_child_keys(&moves, keys);
+            let lookup_first = looks_up_first(remaining);
+            let mut mate = false;
             for (&m, &(child_key, child_hand, repeats)) in moves.iter().zip(keys.iter()) {
                 let mut c = Child::new(m, Via::Normal);
                 if let Some(d) = repeats {
@@ -789,14 +803,25 @@ impl<'t> Search<'t> {
                         c.dn = p.dn;
                         c.len = p.len;
                         c.hand = p.hand;
+                    } else if lookup_first {
+                        c.fresh = true;
                     } else {
                         self.evaluate_new_and_child(&mut c, budget);
                     }
                 }
-                let mate = c.pn == 0;
+                mate = c.pn == 0;
                 children.push(c);
                 if mate {
                     break;
+                }
+            }
+            if !mate {
+                for c in children.iter_mut().filter(|c| c.fresh) {
+                    c.fresh = false;
+                    self.evaluate_new_and_child(c, budget);
+                    if c.pn == 0 {
+                        break;
+                    }
                 }
             }
         }
@@ -1127,6 +1152,8 @@ impl<'t> Search<'t> {
         };
         let Scratch { children, keys } = scratch;
         self.prefetch_child_keys(&moves, keys);
+        let lookup_first = looks_up_first(remaining);
+        let mut refuted = None;
         for (&m, &(child_key, child_hand, repeats)) in moves.iter().zip(keys.iter()) {
             let via = if !movegen::is_interposition(&self.pos, squares, m) {
                 Via::Normal
@@ -1149,15 +1176,37 @@ impl<'t> Search<'t> {
                 c.len = p.len;
                 c.hand = p.hand;
                 if !p.found && via != Via::Interposition && budget >= 1 {
-                    self.evaluate_new_or_child(&mut c, key, budget);
+                    if lookup_first {
+                        c.fresh = true;
+                    } else {
+                        self.evaluate_new_or_child(&mut c, key, budget);
+                    }
                 }
             }
             self.flag_if_refuted(&mut c, remaining);
             if c.dn == 0 {
-                children.clear();
-                children.push(c);
+                refuted = Some(c);
                 break;
             }
+            children.push(c);
+        }
+        if refuted.is_none() {
+            // (Only with `lookup_first`: every move has its child, in order.)
+            for (c, &(key, _, _)) in children.iter_mut().zip(keys.iter()) {
+                if !c.fresh {
+                    continue;
+                }
+                c.fresh = false;
+                self.evaluate_new_or_child(c, key, below(remaining));
+                self.flag_if_refuted(c, remaining);
+                if c.dn == 0 {
+                    refuted = Some(*c);
+                    break;
+                }
+            }
+        }
+        if let Some(c) = refuted {
+            children.clear();
             children.push(c);
         }
         let mut amount: u32 = 1;
