@@ -211,7 +211,8 @@ pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
         out: Out(Arc::new(Mutex::new(output))),
         options: Options {
             hash_mb: DEFAULT_HASH_MB,
-            rules: Rules::Raw,
+            // The same default as `tsume solve`: the conventions of tsume problems.
+            rules: Rules::Tsume,
             fill_defender_hand: false,
         },
         position: Some("startpos".to_string()),
@@ -278,7 +279,7 @@ impl Engine {
                 self.out
                     .line("option name Threads type spin default 1 min 1 max 1024");
                 self.out
-                    .line("option name Rules type combo default raw var raw var tsume");
+                    .line("option name Rules type combo default tsume var tsume var raw");
                 self.out
                     .line("option name FillDefenderHand type check default false");
                 self.out.line("usiok");

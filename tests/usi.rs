@@ -143,7 +143,7 @@ fn handshake_lists_the_options() {
     for opt in [
         "option name USI_Hash type spin",
         "option name Threads type spin",
-        "option name Rules type combo default raw var raw var tsume",
+        "option name Rules type combo default tsume var tsume var raw",
         "option name FillDefenderHand type check default false",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(opt)), "{opt}: {lines:?}");
@@ -178,6 +178,8 @@ fn go_mate_solves_labelled_problems() {
     let text = common::read_data("mate_sample_raw.txt");
     let mut e = Engine::start();
     e.send("setoption name USI_Hash value 64");
+    // Raw lengths, as the data has them.
+    e.send("setoption name Rules value raw");
     e.ready();
     let mut solved = 0;
     // Every 10th line: mate in 3 to 11 plies (raw lengths computed by KomoringHeights).
@@ -361,6 +363,7 @@ fn fill_defender_hand_option() {
     // raw; the source's tsume answer is 1).
     let sfen = "9/9/6Bnl/8k/R6p1/9/9/9/9 b - 1";
     let mut e = Engine::start();
+    e.send("setoption name Rules value raw");
     e.send(&format!("position sfen {sfen}"));
     e.send("go mate 5000");
     let got = e.expect("checkmate", Duration::from_secs(10));
