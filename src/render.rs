@@ -371,19 +371,11 @@ struct Problem {
     moves: Vec<String>,
 }
 
-/// Splits `<sfen> moves m1 m2 …` into the position and the moves.
+/// Reads `<sfen> moves m1 m2 …` (or a USI `position …` command) into the position and the
+/// moves, as `tsume solve` does.
 fn parse_sfen_with_moves(text: &str) -> Result<Problem, String> {
-    let text = text.trim();
-    let (sfen, moves) = match text.split_once(" moves") {
-        Some((s, rest)) if rest.is_empty() || rest.starts_with(char::is_whitespace) => (
-            s,
-            rest.split_whitespace()
-                .map(str::to_string)
-                .collect::<Vec<_>>(),
-        ),
-        _ => (text, Vec::new()),
-    };
-    let pos = Position::from_sfen(sfen).map_err(|e| e.to_string())?;
+    let crate::input::SfenWithMoves { sfen, moves } = crate::input::split_moves(text);
+    let pos = Position::from_sfen(&sfen).map_err(|e| e.to_string())?;
     Ok(Problem { pos, moves })
 }
 
@@ -401,16 +393,9 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
     let mut last = None;
     // Every move is checked, not only those drawn: a diagram of a line with an illegal
     // move in it is bad input whatever `--move` says.
-    let mut after = pos.clone();
-    for (i, usi) in problem.moves.iter().enumerate() {
-        let m = after
-            .parse_move(usi)
-            .map_err(|e| format!("move {} ({usi}): {e}", i + 1))?;
-        after.do_move(m);
-        if i < ply {
-            pos.do_move(m);
-            last = Some(m);
-        }
+    for &m in &crate::input::parse_moves(&pos, &problem.moves)?[..ply] {
+        pos.do_move(m);
+        last = Some(m);
     }
     Ok((
         pos,

@@ -14,7 +14,7 @@ use serde::Serialize;
 use tsume_solver::dfpn::search::Stop;
 use tsume_solver::dfpn::table::Table;
 use tsume_solver::dfpn::{self, LineRules, Outcome, SolveOptions, SolveReport};
-use tsume_solver::{notation, tsume, Move, Position, Setup};
+use tsume_solver::{notation, tsume, Move, Position};
 
 use crate::live::{self, Live, Ticker};
 use crate::{bad_input, input, parse_time_limit};
@@ -22,8 +22,11 @@ use crate::{bad_input, input, parse_time_limit};
 /// The options of `tsume solve`.
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// Position as SFEN (quote it), or a KIF (.kif Shift-JIS, .kifu UTF-8) or CSA (.csa)
-    /// file. The defender's hand is taken as written unless --fill-defender-hand is given.
+    /// Position as SFEN (quote it), optionally followed by `moves m1 m2 …` (USI: the
+    /// position after them is solved), also written as a USI command (`position sfen …
+    /// [moves …]`, `position startpos moves …`); or a KIF (.kif Shift-JIS, .kifu UTF-8) or
+    /// CSA (.csa) file. The defender's hand is taken as written unless
+    /// --fill-defender-hand is given.
     sfen: String,
     /// How to read the position (auto: KIF or CSA by file extension, else SFEN).
     #[arg(long, value_enum, default_value_t = input::Format::Auto)]
@@ -92,16 +95,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if variations && rules != Rules::Tsume {
         return bad_input("--variations needs --rules tsume");
     }
-    let mut setup: Setup = match input::load_setup(&sfen, format) {
-        Ok(s) => s,
-        Err(e) => return bad_input(e),
-    };
-    if fill_defender_hand {
-        setup.fill_hand(!setup.side_to_move);
-    }
-    let pos = match Position::from_setup(&setup) {
+    let pos = match input::load_problem(&sfen, format)
+        .and_then(|problem| problem.position(fill_defender_hand))
+    {
         Ok(p) => p,
-        Err(e) => return bad_input(format!("illegal position: {e}")),
+        Err(e) => return bad_input(e),
     };
     if pos.king(!pos.side_to_move()).is_none() {
         return bad_input("the defender (the side not to move) has no king to mate");
@@ -184,7 +182,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let answer = Answer::of(&report, rules);
     match output {
         input::Output::Text if json => print_json(&answer, &report, rules, tsume_extras.as_ref()),
-        input::Output::Text => print_text(&setup, &answer, &report, tsume_extras.as_ref()),
+        input::Output::Text => print_text(&pos, &answer, &report, tsume_extras.as_ref()),
         _ => {
             if let Answer::Mate {
                 stopped: Some(stop),
@@ -194,7 +192,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 eprintln!("note: {} reached: {}", stop_name(stop), answer.headline());
             }
             input::print_record(
-                &setup,
+                &pos,
                 answer.moves(),
                 answer.record_ending(),
                 &report,
@@ -504,12 +502,11 @@ fn stop_key(stop: Stop) -> &'static str {
 }
 
 fn print_text(
-    setup: &Setup,
+    pos: &Position,
     answer: &Answer,
     report: &SolveReport,
     tsume_extras: Option<&TsumeExtras>,
 ) {
-    let pos = Position::from_setup(setup).expect("validated before");
     println!("{}", answer.headline());
     if let Answer::Mate {
         moves,
@@ -521,7 +518,7 @@ fn print_text(
     {
         if let Some(moves) = moves {
             println!("{}", usi_moves(moves));
-            println!("{}", notation::japanese_line(&pos, moves));
+            println!("{}", notation::japanese_line(pos, moves));
         }
         match (stopped, tsume_extras) {
             (None, Some(extras)) if !extras.final_alternatives.is_empty() => println!(

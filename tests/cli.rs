@@ -319,3 +319,67 @@ fn a_file_of_unknown_kind_is_named() {
     assert!(err.contains("tsume verify"), "{err}");
     assert!(!err.contains("malformed SFEN"), "{err}");
 }
+
+/// `tsume solve` reads the position after `moves …`, also written as a USI `position`
+/// command (as a GUI logs it), and solves from there.
+#[test]
+fn solve_reads_the_position_after_moves() {
+    for arg in [
+        format!("{MATE3} moves 2c2b+ 1b1c"),
+        format!("sfen {MATE3} moves 2c2b+ 1b1c"),
+        format!("position sfen {MATE3} moves 2c2b+ 1b1c"),
+    ] {
+        let o = tsume(&["solve", &arg, "--hash", "16"]);
+        assert_eq!(o.status.code(), Some(0), "{arg}: {}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[..2], ["mate in 1", "R*2c"], "{arg}: {out}");
+    }
+    // From the start position, after 7g7f, White attacks and has no check.
+    let o = tsume(&["solve", "position startpos moves 7g7f", "--hash", "16"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("no mate"), "{}", stdout(&o));
+    // The record is of the position after the moves.
+    let o = tsume(&[
+        "solve",
+        &format!("{MATE3} moves 2c2b+ 1b1c"),
+        "--output",
+        "kif",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("v玉|三"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("まで1手で詰み"), "{}", stdout(&o));
+}
+
+/// `--fill-defender-hand` with moves fills the hand of the side that defends after them:
+/// here the position is given with White to move, and Black attacks after one move.
+#[test]
+fn fill_defender_hand_after_moves_fills_the_defender_after_them() {
+    let arg = "position sfen 6S2/7+Pk/9/8n/9/9/9/9/9 w R 2 moves 1b1c";
+    let o = tsume(&["solve", arg, "--fill-defender-hand", "--output", "kif"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("後手の持駒：飛　角二　金四　銀三　桂三　香四　歩十七"),
+        "{out}"
+    );
+    assert!(out.contains("先手の持駒：飛\n"), "{out}");
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
+}
+
+#[test]
+fn solve_refuses_bad_moves_and_counts() {
+    assert_bad_input(
+        &["solve", &format!("{MATE3} moves 2c2b+ 1b1d")],
+        &["move 2 (1b1d)", "not a legal move"],
+    );
+    assert_bad_input(
+        &["solve", &format!("{MATE3} moves 2c2b+ xyz")],
+        &["move 2 (xyz)"],
+    );
+    assert_bad_input(
+        &["solve", "4k4/9/9/9/10/9/9/9/4K4 b - 1"],
+        &["rank 5", "the count 10 is too large"],
+    );
+    assert_bad_input(&["solve", "position"], &["empty SFEN"]);
+}
