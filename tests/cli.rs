@@ -383,3 +383,33 @@ fn solve_refuses_bad_moves_and_counts() {
     );
     assert_bad_input(&["solve", "position"], &["empty SFEN"]);
 }
+
+/// `tsume completions SHELL` prints a script that knows every subcommand.
+#[test]
+fn completions_name_the_subcommands() {
+    let o = tsume(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bash = stdout(&o);
+    assert!(bash.contains("complete -F _tsume"), "{bash}");
+    for sub in [
+        "solve",
+        "verify",
+        "generate",
+        "usi",
+        "render",
+        "html",
+        "perft",
+        "completions",
+    ] {
+        assert!(bash.contains(&format!("tsume,{sub})")), "bash: no {sub}");
+    }
+    // The options of a subcommand are completed too.
+    assert!(bash.contains("--fill-defender-hand"), "{bash}");
+    let o = tsume(&["completions", "zsh"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("#compdef tsume"), "{}", stdout(&o));
+    let o = tsume(&["completions", "fish"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("complete -c tsume"), "{}", stdout(&o));
+    assert_bad_input(&["completions", "tcsh"], &["tcsh", "bash"]);
+}
