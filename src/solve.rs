@@ -53,9 +53,11 @@ pub struct SolveArgs {
     /// Give the defender every piece not on the board or in the attacker's hand.
     #[arg(long)]
     fill_defender_hand: bool,
-    /// With --json (tsume rules): add the defender's alternatives at each defender ply
-    /// of the line, with their values (`null`: a useless interposition).
-    #[arg(long, requires = "json")]
+    /// Add the defender's alternatives at each defender ply of the line, with their
+    /// values (plies to mate from the defence; tsume rules only). Text: one line per
+    /// defender ply that has any, longest first (`useless`: a useless interposition);
+    /// JSON: `variations` (`null` value: a useless interposition).
+    #[arg(long)]
     variations: bool,
 }
 
@@ -492,6 +494,62 @@ fn print_json(
     );
 }
 
+/// The defender's alternatives as problem reviewers read them: a heading, then one line
+/// per defender ply that has alternatives: the ply, the defence played and its plies to
+/// mate, then the others, longest first, useless interpositions last:
+///
+/// ```text
+/// variations (ply: defence played, plies to mate | the other defences):
+///   2: △同玉 2b3a 4 | △１二玉 2b1b 2, △３二歩打 P*3b useless
+/// ```
+fn variations_text(pos: &Position, moves: &[Move], plies: &[tsume::DefenderPly]) -> String {
+    let plies: Vec<_> = plies
+        .iter()
+        .filter(|p| !p.alternatives.is_empty())
+        .collect();
+    if plies.is_empty() {
+        return "variations: none (no defender ply of the line has another defence)\n".to_string();
+    }
+    let mut out =
+        "variations (ply: defence played, plies to mate | the other defences):\n".to_string();
+    for ply in plies {
+        let Some(played) = moves.get(ply.ply - 1) else {
+            continue;
+        };
+        // The position before the defence, and the attacker move it answers (for 同).
+        let mut before = pos.clone();
+        for &m in &moves[..ply.ply - 1] {
+            before.do_move(m);
+        }
+        let previous_to = ply.ply.checked_sub(2).map(|i| moves[i].to());
+        let name = |m: Move| {
+            format!(
+                "{}{} {m}",
+                notation::side_mark(before.side_to_move()),
+                notation::japanese_move(&before, m, previous_to)
+            )
+        };
+        let mut alternatives = ply.alternatives.clone();
+        // Longest first; a useless interposition (no value) last.
+        alternatives.sort_by_key(|&(_, v)| std::cmp::Reverse(v.map_or(0, |v| v as u32 + 1)));
+        let others: Vec<String> = alternatives
+            .iter()
+            .map(|&(m, v)| match v {
+                Some(v) => format!("{} {v}", name(m)),
+                None => format!("{} useless", name(m)),
+            })
+            .collect();
+        out += &format!(
+            "  {}: {} {} | {}\n",
+            ply.ply,
+            name(*played),
+            moves.len() + 1 - ply.ply,
+            others.join(", ")
+        );
+    }
+    out
+}
+
 /// The `stopped` value of the JSON.
 fn stop_key(stop: Stop) -> &'static str {
     match stop {
@@ -551,6 +609,15 @@ fn print_text(
                 }
             ),
         }
+        if let (Some(moves), Some(plies)) = (
+            moves,
+            tsume_extras.and_then(|extras| extras.variations.as_ref()),
+        ) {
+            match plies {
+                Some(plies) => print!("{}", variations_text(pos, moves, plies)),
+                None => println!("variations: not found within the limits"),
+            }
+        }
     }
     println!(
         "nodes {} time {:.3}s nps {}",
@@ -558,4 +625,41 @@ fn print_text(
         report.elapsed.as_secs_f64(),
         live::nps(report.nodes, report.elapsed)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compact form: plies without alternatives left out, the played defence with its
+    /// plies to mate, the others longest first and useless interpositions last, in Japanese
+    /// (同 for a recapture) and USI.
+    #[test]
+    fn variations_text_is_one_line_per_ply_with_alternatives() {
+        let pos = Position::from_sfen("7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1").unwrap();
+        let moves: Vec<Move> = ["4b3a+", "2b3a", "S*2b", "3a2b", "4d4b"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let m = |usi: &str| usi.parse::<Move>().unwrap();
+        let plies = [
+            tsume::DefenderPly {
+                ply: 2,
+                alternatives: vec![(m("P*3b"), None), (m("2b1b"), Some(2))],
+            },
+            tsume::DefenderPly {
+                ply: 4,
+                alternatives: vec![],
+            },
+        ];
+        assert_eq!(
+            variations_text(&pos, &moves, &plies),
+            "variations (ply: defence played, plies to mate | the other defences):\n  \
+             2: △同玉 2b3a 4 | △１二玉 2b1b 2, △３二歩打 P*3b useless\n"
+        );
+        assert_eq!(
+            variations_text(&pos, &moves, &plies[1..]),
+            "variations: none (no defender ply of the line has another defence)\n"
+        );
+    }
 }

@@ -413,3 +413,33 @@ fn completions_name_the_subcommands() {
     assert!(stdout(&o).contains("complete -c tsume"), "{}", stdout(&o));
     assert_bad_input(&["completions", "tcsh"], &["tcsh", "bash"]);
 }
+
+/// `--variations` in text: the defender's alternatives, one line per defender ply that
+/// has any (sugyan_futile: at ply 2 the king could go to 1b, mated 2 plies later), and the
+/// same alternatives in JSON.
+#[test]
+fn variations_are_printed_in_text_too() {
+    let sfen = "7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1";
+    let o = tsume(&["solve", sfen, "--variations", "--hash", "16"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "mate in 5", "{out}");
+    assert_eq!(
+        lines[3], "variations (ply: defence played, plies to mate | the other defences):",
+        "{out}"
+    );
+    assert_eq!(lines[4], "  2: △同玉 2b3a 4 | △１二玉 2b1b 2", "{out}");
+    assert!(lines[5].starts_with("nodes "), "{out}");
+    let o = tsume(&["solve", sfen, "--variations", "--json", "--hash", "16"]);
+    assert!(
+        stdout(&o)
+            .contains(r#""variations":[{"ply":2,"alternatives":[{"move":"2b1b","value":2}]}"#),
+        "{}",
+        stdout(&o)
+    );
+    assert_bad_input(
+        &["solve", sfen, "--variations", "--rules", "raw"],
+        &["--variations needs --rules tsume"],
+    );
+}
