@@ -184,23 +184,22 @@ pub enum Output {
     Csa,
 }
 
-/// Prints the record of a solve on stdout (statistics on stderr) and returns the exit code
-/// of `tsume solve`: 0 mate, 1 no mate, 3 unknown.
-pub fn print_record(
+/// The record of a solve, to print on stdout (the statistics go to stderr here).
+pub fn record_text(
     pos: &Position,
     moves: &[Move],
     ending: tsume_solver::kif::Ending,
     report: &tsume_solver::dfpn::SolveReport,
     output: Output,
-) {
+) -> String {
     let text = match output {
         Output::Kif => kif::write(pos, moves, ending),
         Output::Csa | Output::Text => csa::write(pos, moves, ending),
     };
-    print!("{text}");
     eprintln!(
         "nodes {} time {:.3}s",
         report.nodes,
         report.elapsed.as_secs_f64()
     );
+    text
 }

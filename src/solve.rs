@@ -182,9 +182,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
         eprint!("\r\x1b[K");
     }
     let answer = Answer::of(&report, rules);
-    match output {
-        input::Output::Text if json => print_json(&answer, &report, rules, tsume_extras.as_ref()),
-        input::Output::Text => print_text(&pos, &answer, &report, tsume_extras.as_ref()),
+    let text = match output {
+        input::Output::Text if json => json_text(&answer, &report, rules, tsume_extras.as_ref()),
+        input::Output::Text => text_answer(&pos, &answer, &report, tsume_extras.as_ref()),
         _ => {
             if let Answer::Mate {
                 stopped: Some(stop),
@@ -193,7 +193,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             {
                 eprintln!("note: {} reached: {}", stop_name(stop), answer.headline());
             }
-            input::print_record(
+            input::record_text(
                 &pos,
                 answer.moves(),
                 answer.record_ending(),
@@ -201,8 +201,23 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 output,
             )
         }
+    };
+    // A reader that went away (`| head -1`) ends the command quietly, with the answer's
+    // exit code; println! would panic on the closed pipe.
+    if let Err(e) = write_stdout(&text) {
+        return bad_input(format!("writing the answer: {e}"));
     }
     ExitCode::from(answer.exit_code())
+}
+
+/// Writes `text` to stdout; a closed pipe is not an error (the reader has what it wanted).
+fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
 }
 
 /// The answer of a solve, read once for every output.
@@ -405,12 +420,13 @@ struct AlternativeJson {
     useless: bool,
 }
 
-fn print_json(
+/// The `--json` answer: one line.
+fn json_text(
     answer: &Answer,
     report: &SolveReport,
     rules: Rules,
     tsume_extras: Option<&TsumeExtras>,
-) {
+) -> String {
     let mut obj = SolveJson {
         status: match answer {
             Answer::Mate { .. } => "mate",
@@ -488,10 +504,7 @@ fn print_json(
         Answer::NoMate => {}
         Answer::Unknown(stop) => obj.stopped = Some(stop_key(*stop)),
     }
-    println!(
-        "{}",
-        serde_json::to_string(&obj).expect("plain data serialises")
-    );
+    serde_json::to_string(&obj).expect("plain data serialises") + "\n"
 }
 
 /// The defender's alternatives as problem reviewers read them: a heading, then one line
@@ -559,13 +572,14 @@ fn stop_key(stop: Stop) -> &'static str {
     }
 }
 
-fn print_text(
+/// The text answer.
+fn text_answer(
     pos: &Position,
     answer: &Answer,
     report: &SolveReport,
     tsume_extras: Option<&TsumeExtras>,
-) {
-    println!("{}", answer.headline());
+) -> String {
+    let mut out = answer.headline() + "\n";
     if let Answer::Mate {
         moves,
         line_rules,
@@ -575,56 +589,63 @@ fn print_text(
     } = answer
     {
         if let Some(moves) = moves {
-            println!("{}", usi_moves(moves));
-            println!("{}", notation::japanese_line(pos, moves));
+            out += &format!("{}\n", usi_moves(moves));
+            out += &format!("{}\n", notation::japanese_line(pos, moves));
         }
         match (stopped, tsume_extras) {
-            (None, Some(extras)) if !extras.final_alternatives.is_empty() => println!(
-                "other mating last moves: {}",
-                usi_moves(&extras.final_alternatives)
-            ),
+            (None, Some(extras)) if !extras.final_alternatives.is_empty() => {
+                out += &format!(
+                    "other mating last moves: {}\n",
+                    usi_moves(&extras.final_alternatives)
+                )
+            }
             (None, _) => {}
-            (Some(stop), _) => println!(
-                "{} reached: {}",
-                stop_name(*stop),
-                match (line_rules, tsume_extras.is_some(), moves) {
-                    (LineRules::Tsume, _, _) => {
-                        "best play is proven; the other mating last moves are not known".to_string()
-                    }
-                    (LineRules::Raw, tsume, Some(moves)) => format!(
-                        "{}the line is a mate read from the table under raw rules ({} plies; \
+            (Some(stop), _) => {
+                out += &format!(
+                    "{} reached: {}\n",
+                    stop_name(*stop),
+                    match (line_rules, tsume_extras.is_some(), moves) {
+                        (LineRules::Tsume, _, _) => {
+                            "best play is proven; the other mating last moves are not known"
+                                .to_string()
+                        }
+                        (LineRules::Raw, tsume, Some(moves)) => format!(
+                            "{}the line is a mate read from the table under raw rules ({} plies; \
                          the defender's moves not necessarily the longest)",
-                        if tsume {
-                            format!(
-                                "the tsume length is at most {length}, the raw length of the \
+                            if tsume {
+                                format!(
+                                    "the tsume length is at most {length}, the raw length of the \
                                  mate found (every defence counted, useless interpositions \
                                  included); "
-                            )
-                        } else {
-                            String::new()
-                        },
-                        moves.len()
-                    ),
-                    (LineRules::Raw, _, None) => "no line could be read from the table".to_string(),
-                }
-            ),
+                                )
+                            } else {
+                                String::new()
+                            },
+                            moves.len()
+                        ),
+                        (LineRules::Raw, _, None) =>
+                            "no line could be read from the table".to_string(),
+                    }
+                )
+            }
         }
         if let (Some(moves), Some(plies)) = (
             moves,
             tsume_extras.and_then(|extras| extras.variations.as_ref()),
         ) {
             match plies {
-                Some(plies) => print!("{}", variations_text(pos, moves, plies)),
-                None => println!("variations: not found within the limits"),
+                Some(plies) => out += &variations_text(pos, moves, plies),
+                None => out += "variations: not found within the limits\n",
             }
         }
     }
-    println!(
-        "nodes {} time {:.3}s nps {}",
+    out += &format!(
+        "nodes {} time {:.3}s nps {}\n",
         report.nodes,
         report.elapsed.as_secs_f64(),
         live::nps(report.nodes, report.elapsed)
     );
+    out
 }
 
 #[cfg(test)]

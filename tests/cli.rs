@@ -443,3 +443,24 @@ fn variations_are_printed_in_text_too() {
         &["--variations needs --rules tsume"],
     );
 }
+
+/// `tsume solve … | head -1`: a reader that has gone away ends the command quietly with the
+/// answer's exit code, for text, JSON and records alike (stdout is a pipe whose reading end
+/// is closed before the command writes).
+#[test]
+fn a_closed_output_pipe_ends_solve_quietly() {
+    for extra in [&[][..], &["--json"], &["--output", "kif"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
+            .args(["solve", MATE3, "--hash", "16"])
+            .args(extra)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+        assert!(!err.contains("Broken pipe"), "{extra:?}: {err}");
+    }
+}
