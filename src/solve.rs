@@ -97,14 +97,26 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if variations && rules != Rules::Tsume {
         return bad_input("--variations needs --rules tsume");
     }
-    let pos = match input::load_problem(&sfen, format)
-        .and_then(|problem| problem.position(fill_defender_hand))
+    let (pos, moves_played) = match input::load_problem(&sfen, format)
+        .and_then(|problem| Ok((problem.position(fill_defender_hand)?, problem.moves.len())))
     {
         Ok(p) => p,
         Err(e) => return bad_input(e),
     };
     if pos.king(!pos.side_to_move()).is_none() {
-        return bad_input("the defender (the side not to move) has no king to mate");
+        return bad_input(if moves_played > 0 {
+            format!(
+                "after the {moves_played} move{} given, {} is to move and attacks, and the \
+                 defender has no king to mate (the position after the moves is solved)",
+                if moves_played == 1 { "" } else { "s" },
+                match pos.side_to_move() {
+                    tsume_solver::Color::Black => "Black",
+                    tsume_solver::Color::White => "White",
+                }
+            )
+        } else {
+            "the defender (the side not to move) has no king to mate".to_string()
+        });
     }
     let missing = pos.missing_pieces();
     if !missing.is_empty() {

@@ -382,6 +382,14 @@ fn solve_refuses_bad_moves_and_counts() {
         &["rank 5", "the count 10 is too large"],
     );
     assert_bad_input(&["solve", "position"], &["empty SFEN"]);
+    // After an odd number of moves the other side attacks: here it has no king to mate.
+    assert_bad_input(
+        &["solve", &format!("position sfen {MATE3} moves 2c2b+")],
+        &[
+            "after the 1 move given, White is to move and attacks",
+            "no king",
+        ],
+    );
 }
 
 /// `tsume completions SHELL` prints a script that knows every subcommand.
