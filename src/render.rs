@@ -768,6 +768,10 @@ mod tests {
             .unwrap_err()
             .contains("move 1 (5e5d)"));
         assert!(parse_sfen_with_moves("startpos moves 7g7f").is_ok());
+        // A USI `position` command reads as the same problem.
+        let usi = parse_sfen_with_moves(&format!("position sfen {MATE3} moves 2c2b+")).unwrap();
+        assert_eq!(usi.pos, Position::from_sfen(MATE3).unwrap());
+        assert_eq!(usi.moves, ["2c2b+"]);
         assert!(parse_sfen_with_moves("9/9 b - 1").is_err());
     }
 
