@@ -1,10 +1,87 @@
-//! Loading a position given on the command line: an SFEN, or a KIF or CSA file.
+//! Loading a position given on the command line: an SFEN (optionally followed by
+//! `moves …`, or written as a USI `position` command), or a KIF or CSA file.
 
 use std::path::Path;
 
 use clap::ValueEnum;
 use tsume_solver::kif::{self, Encoding};
-use tsume_solver::{csa, Setup};
+use tsume_solver::{csa, Move, Position, Setup};
+
+/// A position argument split into its SFEN and the USI moves written after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SfenWithMoves {
+    /// The SFEN part (`sfen ` keyword and `startpos` allowed: [`Setup::from_sfen`] reads
+    /// them).
+    pub sfen: String,
+    /// The USI moves after the `moves` keyword, unchecked.
+    pub moves: Vec<String>,
+}
+
+/// Splits `[position] <sfen>|sfen <sfen>|startpos [moves m1 m2 …]` into the SFEN and the
+/// moves. The leading `position` of a USI command is dropped, so that a line copied from a
+/// GUI's log reads as it is.
+pub fn split_moves(text: &str) -> SfenWithMoves {
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    if words.first() == Some(&"position") {
+        words.remove(0);
+    }
+    let (sfen, moves) = match words.iter().position(|w| *w == "moves") {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (&words[..], &words[words.len()..]),
+    };
+    SfenWithMoves {
+        sfen: sfen.join(" "),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    }
+}
+
+/// Reads `moves` (USI) from `pos`, each checked to be legal where it is played. The error
+/// names the move by its number and text: `move 2 (7g7f): …`.
+pub fn parse_moves(pos: &Position, moves: &[String]) -> Result<Vec<Move>, String> {
+    let mut pos = pos.clone();
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, usi)| {
+            let m = pos
+                .parse_move(usi)
+                .map_err(|e| format!("move {} ({usi}): {e}", i + 1))?;
+            pos.do_move(m);
+            Ok(m)
+        })
+        .collect()
+}
+
+/// A problem as given to `tsume solve`: the set-up written, and the moves to play from it
+/// before solving (only an SFEN argument can have them).
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub setup: Setup,
+    pub moves: Vec<String>,
+}
+
+impl Problem {
+    /// The position to solve: the set-up (with the defender's hand filled when asked: the
+    /// defender is the side not to move after the moves), checked, and the moves played on
+    /// it. The position has no history: the solve starts from it as from a diagram.
+    pub fn position(&self, fill_defender_hand: bool) -> Result<Position, String> {
+        let mut setup = self.setup.clone();
+        if fill_defender_hand {
+            let attacker = if self.moves.len().is_multiple_of(2) {
+                setup.side_to_move
+            } else {
+                !setup.side_to_move
+            };
+            setup.fill_hand(!attacker);
+        }
+        let mut pos = Position::from_setup(&setup).map_err(|e| format!("illegal position: {e}"))?;
+        for m in parse_moves(&pos, &self.moves)? {
+            pos.do_move(m);
+        }
+        pos.clear_history();
+        Ok(pos)
+    }
+}
 
 /// How to read the position argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -33,28 +110,37 @@ pub fn detect(arg: &str) -> Format {
     }
 }
 
-/// Reads the starting position from `arg`, an SFEN or the path of a KIF or CSA file. The
-/// error says what is wrong and, for files, where (`path: line N: …`).
-pub fn load_setup(arg: &str, format: Format) -> Result<Setup, String> {
+/// Reads the problem from `arg`: an SFEN with optional moves (see [`split_moves`]), or the
+/// path of a KIF or CSA file. The error says what is wrong and, for files, where (`path:
+/// line N: …`).
+pub fn load_problem(arg: &str, format: Format) -> Result<Problem, String> {
     let auto = format == Format::Auto;
     let format = match format {
         Format::Auto => detect(arg),
         f => f,
     };
+    let setup_only = |setup| Problem {
+        setup,
+        moves: Vec::new(),
+    };
     match format {
-        Format::Auto | Format::Sfen => arg.parse::<Setup>().map_err(|e| {
-            // A path that exists is a file of a kind this command does not read (a pack,
-            // an SFEN list): say so instead of reporting its name as a malformed SFEN.
-            if auto && Path::new(arg).is_file() {
-                format!(
-                    "{arg}: a file of unknown kind (solve reads one problem: an SFEN, or a \
+        Format::Auto | Format::Sfen => {
+            let SfenWithMoves { sfen, moves } = split_moves(arg);
+            let setup = sfen.parse::<Setup>().map_err(|e| {
+                // A path that exists is a file of a kind this command does not read (a pack,
+                // an SFEN list): say so instead of reporting its name as a malformed SFEN.
+                if auto && Path::new(arg).is_file() {
+                    format!(
+                        "{arg}: a file of unknown kind (solve reads one problem: an SFEN, or a \
                      .kif/.kifu/.csa file, or any file with --format kif|csa); \
                      for packs and SFEN lists use tsume verify"
-                )
-            } else {
-                format!("malformed SFEN: {e}")
-            }
-        }),
+                    )
+                } else {
+                    format!("malformed SFEN: {e}")
+                }
+            })?;
+            Ok(Problem { setup, moves })
+        }
         Format::Kif => {
             let utf8_only = Path::new(arg)
                 .extension()
@@ -67,11 +153,15 @@ pub fn load_setup(arg: &str, format: Format) -> Result<Setup, String> {
                     Encoding::Auto
                 },
             )?;
-            kif::parse_setup(&text).map_err(|e| format!("{arg}: {e}"))
+            kif::parse_setup(&text)
+                .map(setup_only)
+                .map_err(|e| format!("{arg}: {e}"))
         }
         Format::Csa => {
             let text = read_text(arg, Encoding::Auto)?;
-            csa::parse_setup(&text).map_err(|e| format!("{arg}: {e}"))
+            csa::parse_setup(&text)
+                .map(setup_only)
+                .map_err(|e| format!("{arg}: {e}"))
         }
     }
 }
@@ -94,24 +184,22 @@ pub enum Output {
     Csa,
 }
 
-/// Prints the record of a solve on stdout (statistics on stderr) and returns the exit code
-/// of `tsume solve`: 0 mate, 1 no mate, 3 unknown.
-pub fn print_record(
-    setup: &Setup,
-    moves: &[tsume_solver::Move],
+/// The record of a solve, to print on stdout (the statistics go to stderr here).
+pub fn record_text(
+    pos: &Position,
+    moves: &[Move],
     ending: tsume_solver::kif::Ending,
     report: &tsume_solver::dfpn::SolveReport,
     output: Output,
-) {
-    let pos = tsume_solver::Position::from_setup(setup).expect("validated before");
+) -> String {
     let text = match output {
-        Output::Kif => kif::write(&pos, moves, ending),
-        Output::Csa | Output::Text => csa::write(&pos, moves, ending),
+        Output::Kif => kif::write(pos, moves, ending),
+        Output::Csa | Output::Text => csa::write(pos, moves, ending),
     };
-    print!("{text}");
     eprintln!(
         "nodes {} time {:.3}s",
         report.nodes,
         report.elapsed.as_secs_f64()
     );
+    text
 }

@@ -102,6 +102,15 @@ enum Command {
         #[arg(long = "move", value_name = "N")]
         move_number: Option<usize>,
     },
+    /// Print a shell completion script for tsume on stdout, e.g.
+    /// `tsume completions bash > ~/.local/share/bash-completion/completions/tsume`, or
+    /// for fish into `~/.config/fish/completions/tsume.fish`, for zsh as `_tsume` in a
+    /// directory of your `fpath`.
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Write a pack as one self-contained, offline HTML page: the problems with thumbnails,
     /// filters by length and grade, and a board to play each solution by clicking.
     Html {
@@ -247,6 +256,22 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Solve(args) => solve::run(args),
+        Command::Completions { shell } => print_completions(shell),
+    }
+}
+
+/// `tsume completions SHELL`: the script is made in memory and then written, so that a
+/// closed pipe (`| head`) ends quietly instead of failing inside the generator.
+fn print_completions(shell: clap_complete::Shell) -> ExitCode {
+    use clap::CommandFactory;
+    use std::io::Write;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "tsume", &mut script);
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&script).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => bad_input(format!("writing the completion script: {e}")),
     }
 }
 

@@ -373,9 +373,15 @@ struct Problem {
     moves: Vec<String>,
 }
 
-/// Reads `<sfen> moves m1 m2 …` (an SFEN line, as `tsume verify` reads it) into the
-/// position and the moves.
+/// Reads `<sfen> moves m1 m2 …` (an SFEN line, as `tsume verify` reads it) or a USI
+/// `position …` / `sfen …` command (as `tsume solve` reads it) into the position and the
+/// moves.
 fn parse_sfen_with_moves(text: &str) -> Result<Problem, String> {
+    if matches!(text.split_whitespace().next(), Some("position" | "sfen")) {
+        let crate::input::SfenWithMoves { sfen, moves } = crate::input::split_moves(text);
+        let pos = Position::from_sfen(&sfen).map_err(|e| e.to_string())?;
+        return Ok(Problem { pos, moves });
+    }
     let read = line::parse_sfen_line(text)
         .map_err(|e| e.to_string())?
         .ok_or("malformed SFEN: empty SFEN")?;
@@ -400,16 +406,9 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
     let mut last = None;
     // Every move is checked, not only those drawn: a diagram of a line with an illegal
     // move in it is bad input whatever `--move` says.
-    let mut after = pos.clone();
-    for (i, usi) in problem.moves.iter().enumerate() {
-        let m = after
-            .parse_move(usi)
-            .map_err(|e| format!("move {} ({usi}): {e}", i + 1))?;
-        after.do_move(m);
-        if i < ply {
-            pos.do_move(m);
-            last = Some(m);
-        }
+    for &m in &crate::input::parse_moves(&pos, &problem.moves)?[..ply] {
+        pos.do_move(m);
+        last = Some(m);
     }
     Ok((
         pos,
@@ -737,6 +736,10 @@ mod tests {
             .unwrap_err()
             .contains("move 1 (5e5d)"));
         assert!(parse_sfen_with_moves("startpos moves 7g7f").is_ok());
+        // A USI `position` command reads as the same problem.
+        let usi = parse_sfen_with_moves(&format!("position sfen {MATE3} moves 2c2b+")).unwrap();
+        assert_eq!(usi.pos, Position::from_sfen(MATE3).unwrap());
+        assert_eq!(usi.moves, ["2c2b+"]);
         assert!(parse_sfen_with_moves("9/9 b - 1").is_err());
     }
 

@@ -14,7 +14,7 @@ use serde::Serialize;
 use tsume_solver::dfpn::search::Stop;
 use tsume_solver::dfpn::table::Table;
 use tsume_solver::dfpn::{self, LineRules, Outcome, SolveOptions, SolveReport};
-use tsume_solver::{notation, tsume, Move, Position, Setup};
+use tsume_solver::{notation, tsume, Move, Position};
 
 use crate::live::{self, Live, Ticker};
 use crate::{bad_input, exit, input, parse_time_limit};
@@ -22,8 +22,11 @@ use crate::{bad_input, exit, input, parse_time_limit};
 /// The options of `tsume solve`.
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// Position as SFEN (quote it), or a KIF (.kif Shift-JIS, .kifu UTF-8) or CSA (.csa)
-    /// file. The defender's hand is taken as written unless --fill-defender-hand is given.
+    /// Position as SFEN (quote it), optionally followed by `moves m1 m2 …` (USI: the
+    /// position after them is solved), also written as a USI command (`position sfen …
+    /// [moves …]`, `position startpos moves …`); or a KIF (.kif Shift-JIS, .kifu UTF-8) or
+    /// CSA (.csa) file. The defender's hand is taken as written unless
+    /// --fill-defender-hand is given.
     sfen: String,
     /// How to read the position (auto: KIF or CSA by file extension, else SFEN).
     #[arg(long, value_enum, default_value_t = input::Format::Auto)]
@@ -50,9 +53,11 @@ pub struct SolveArgs {
     /// Give the defender every piece not on the board or in the attacker's hand.
     #[arg(long)]
     fill_defender_hand: bool,
-    /// With --json (tsume rules): add the defender's alternatives at each defender ply
-    /// of the line, with their values (`null`: a useless interposition).
-    #[arg(long, requires = "json")]
+    /// Add the defender's alternatives at each defender ply of the line, with their
+    /// values (plies to mate from the defence; tsume rules only). Text: one line per
+    /// defender ply that has any, longest first (`useless`: a useless interposition);
+    /// JSON: `variations` (`null` value: a useless interposition).
+    #[arg(long)]
     variations: bool,
 }
 
@@ -87,19 +92,26 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if variations && rules != Rules::Tsume {
         return bad_input("--variations needs --rules tsume");
     }
-    let mut setup: Setup = match input::load_setup(&sfen, format) {
-        Ok(s) => s,
+    let (pos, moves_played) = match input::load_problem(&sfen, format)
+        .and_then(|problem| Ok((problem.position(fill_defender_hand)?, problem.moves.len())))
+    {
+        Ok(p) => p,
         Err(e) => return bad_input(e),
     };
-    if fill_defender_hand {
-        setup.fill_hand(!setup.side_to_move);
-    }
-    let pos = match Position::from_setup(&setup) {
-        Ok(p) => p,
-        Err(e) => return bad_input(format!("illegal position: {e}")),
-    };
     if pos.king(!pos.side_to_move()).is_none() {
-        return bad_input("the defender (the side not to move) has no king to mate");
+        return bad_input(if moves_played > 0 {
+            format!(
+                "after the {moves_played} move{} given, {} is to move and attacks, and the \
+                 defender has no king to mate (the position after the moves is solved)",
+                if moves_played == 1 { "" } else { "s" },
+                match pos.side_to_move() {
+                    tsume_solver::Color::Black => "Black",
+                    tsume_solver::Color::White => "White",
+                }
+            )
+        } else {
+            "the defender (the side not to move) has no king to mate".to_string()
+        });
     }
     let missing = pos.missing_pieces();
     if !missing.is_empty() {
@@ -177,9 +189,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
         eprint!("\r\x1b[K");
     }
     let answer = Answer::of(&report, rules);
-    match output {
-        input::Output::Text if json => print_json(&answer, &report, rules, tsume_extras.as_ref()),
-        input::Output::Text => print_text(&setup, &answer, &report, tsume_extras.as_ref()),
+    let text = match output {
+        input::Output::Text if json => json_text(&answer, &report, rules, tsume_extras.as_ref()),
+        input::Output::Text => text_answer(&pos, &answer, &report, tsume_extras.as_ref()),
         _ => {
             if let Answer::Mate {
                 stopped: Some(stop),
@@ -188,16 +200,31 @@ pub fn run(args: SolveArgs) -> ExitCode {
             {
                 eprintln!("note: {} reached: {}", stop_name(stop), answer.headline());
             }
-            input::print_record(
-                &setup,
+            input::record_text(
+                &pos,
                 answer.moves(),
                 answer.record_ending(),
                 &report,
                 output,
             )
         }
+    };
+    // A reader that went away (`| head -1`) ends the command quietly, with the answer's
+    // exit code; println! would panic on the closed pipe.
+    if let Err(e) = write_stdout(&text) {
+        return bad_input(format!("writing the answer: {e}"));
     }
     ExitCode::from(answer.exit_code())
+}
+
+/// Writes `text` to stdout; a closed pipe is not an error (the reader has what it wanted).
+fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
 }
 
 /// The answer of a solve, read once for every output.
@@ -401,12 +428,13 @@ struct AlternativeJson {
     useless: bool,
 }
 
-fn print_json(
+/// The `--json` answer: one line.
+fn json_text(
     answer: &Answer,
     report: &SolveReport,
     rules: Rules,
     tsume_extras: Option<&TsumeExtras>,
-) {
+) -> String {
     let mut obj = SolveJson {
         status: match answer {
             Answer::Mate { .. } => "mate",
@@ -484,10 +512,63 @@ fn print_json(
         Answer::NoMate => {}
         Answer::Unknown(stop) => obj.stopped = Some(stop_key(*stop)),
     }
-    println!(
-        "{}",
-        serde_json::to_string(&obj).expect("plain data serialises")
-    );
+    serde_json::to_string(&obj).expect("plain data serialises") + "\n"
+}
+
+/// The defender's alternatives as problem reviewers read them: a heading, then one line
+/// per defender ply that has alternatives: the ply, the defence played and its plies to
+/// mate, then the others, longest first, useless interpositions last:
+///
+/// ```text
+/// variations (ply: defence played, plies to mate | the other defences):
+///   2: △同玉 2b3a 4 | △１二玉 2b1b 2, △３二歩打 P*3b useless
+/// ```
+fn variations_text(pos: &Position, moves: &[Move], plies: &[tsume::DefenderPly]) -> String {
+    let plies: Vec<_> = plies
+        .iter()
+        .filter(|p| !p.alternatives.is_empty())
+        .collect();
+    if plies.is_empty() {
+        return "variations: none (no defender ply of the line has another defence)\n".to_string();
+    }
+    let mut out =
+        "variations (ply: defence played, plies to mate | the other defences):\n".to_string();
+    for ply in plies {
+        let Some(played) = moves.get(ply.ply - 1) else {
+            continue;
+        };
+        // The position before the defence, and the attacker move it answers (for 同).
+        let mut before = pos.clone();
+        for &m in &moves[..ply.ply - 1] {
+            before.do_move(m);
+        }
+        let previous_to = ply.ply.checked_sub(2).map(|i| moves[i].to());
+        let name = |m: Move| {
+            format!(
+                "{}{} {m}",
+                notation::side_mark(before.side_to_move()),
+                notation::japanese_move(&before, m, previous_to)
+            )
+        };
+        let mut alternatives = ply.alternatives.clone();
+        // Longest first; a useless interposition (no value) last.
+        alternatives.sort_by_key(|&(_, v)| std::cmp::Reverse(v.map_or(0, |v| v as u32 + 1)));
+        let others: Vec<String> = alternatives
+            .iter()
+            .map(|&(m, v)| match v {
+                Some(v) => format!("{} {v}", name(m)),
+                None => format!("{} useless", name(m)),
+            })
+            .collect();
+        out += &format!(
+            "  {}: {} {} | {}\n",
+            ply.ply,
+            name(*played),
+            moves.len() + 1 - ply.ply,
+            others.join(", ")
+        );
+    }
+    out
 }
 
 /// The `stopped` value of the JSON.
@@ -499,14 +580,14 @@ fn stop_key(stop: Stop) -> &'static str {
     }
 }
 
-fn print_text(
-    setup: &Setup,
+/// The text answer.
+fn text_answer(
+    pos: &Position,
     answer: &Answer,
     report: &SolveReport,
     tsume_extras: Option<&TsumeExtras>,
-) {
-    let pos = Position::from_setup(setup).expect("validated before");
-    println!("{}", answer.headline());
+) -> String {
+    let mut out = answer.headline() + "\n";
     if let Answer::Mate {
         moves,
         line_rules,
@@ -516,45 +597,98 @@ fn print_text(
     } = answer
     {
         if let Some(moves) = moves {
-            println!("{}", usi_moves(moves));
-            println!("{}", notation::japanese_line(&pos, moves));
+            out += &format!("{}\n", usi_moves(moves));
+            out += &format!("{}\n", notation::japanese_line(pos, moves));
         }
         match (stopped, tsume_extras) {
-            (None, Some(extras)) if !extras.final_alternatives.is_empty() => println!(
-                "other mating last moves: {}",
-                usi_moves(&extras.final_alternatives)
-            ),
+            (None, Some(extras)) if !extras.final_alternatives.is_empty() => {
+                out += &format!(
+                    "other mating last moves: {}\n",
+                    usi_moves(&extras.final_alternatives)
+                )
+            }
             (None, _) => {}
-            (Some(stop), _) => println!(
-                "{} reached: {}",
-                stop_name(*stop),
-                match (line_rules, tsume_extras.is_some(), moves) {
-                    (LineRules::Tsume, _, _) => {
-                        "best play is proven; the other mating last moves are not known".to_string()
-                    }
-                    (LineRules::Raw, tsume, Some(moves)) => format!(
-                        "{}the line is a mate read from the table under raw rules ({} plies; \
+            (Some(stop), _) => {
+                out += &format!(
+                    "{} reached: {}\n",
+                    stop_name(*stop),
+                    match (line_rules, tsume_extras.is_some(), moves) {
+                        (LineRules::Tsume, _, _) => {
+                            "best play is proven; the other mating last moves are not known"
+                                .to_string()
+                        }
+                        (LineRules::Raw, tsume, Some(moves)) => format!(
+                            "{}the line is a mate read from the table under raw rules ({} plies; \
                          the defender's moves not necessarily the longest)",
-                        if tsume {
-                            format!(
-                                "the tsume length is at most {length}, the raw length of the \
+                            if tsume {
+                                format!(
+                                    "the tsume length is at most {length}, the raw length of the \
                                  mate found (every defence counted, useless interpositions \
                                  included); "
-                            )
-                        } else {
-                            String::new()
-                        },
-                        moves.len()
-                    ),
-                    (LineRules::Raw, _, None) => "no line could be read from the table".to_string(),
-                }
-            ),
+                                )
+                            } else {
+                                String::new()
+                            },
+                            moves.len()
+                        ),
+                        (LineRules::Raw, _, None) =>
+                            "no line could be read from the table".to_string(),
+                    }
+                )
+            }
+        }
+        if let (Some(moves), Some(plies)) = (
+            moves,
+            tsume_extras.and_then(|extras| extras.variations.as_ref()),
+        ) {
+            match plies {
+                Some(plies) => out += &variations_text(pos, moves, plies),
+                None => out += "variations: not found within the limits\n",
+            }
         }
     }
-    println!(
-        "nodes {} time {:.3}s nps {}",
+    out += &format!(
+        "nodes {} time {:.3}s nps {}\n",
         report.nodes,
         report.elapsed.as_secs_f64(),
         live::nps(report.nodes, report.elapsed)
     );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compact form: plies without alternatives left out, the played defence with its
+    /// plies to mate, the others longest first and useless interpositions last, in Japanese
+    /// (同 for a recapture) and USI.
+    #[test]
+    fn variations_text_is_one_line_per_ply_with_alternatives() {
+        let pos = Position::from_sfen("7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1").unwrap();
+        let moves: Vec<Move> = ["4b3a+", "2b3a", "S*2b", "3a2b", "4d4b"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let m = |usi: &str| usi.parse::<Move>().unwrap();
+        let plies = [
+            tsume::DefenderPly {
+                ply: 2,
+                alternatives: vec![(m("P*3b"), None), (m("2b1b"), Some(2))],
+            },
+            tsume::DefenderPly {
+                ply: 4,
+                alternatives: vec![],
+            },
+        ];
+        assert_eq!(
+            variations_text(&pos, &moves, &plies),
+            "variations (ply: defence played, plies to mate | the other defences):\n  \
+             2: △同玉 2b3a 4 | △１二玉 2b1b 2, △３二歩打 P*3b useless\n"
+        );
+        assert_eq!(
+            variations_text(&pos, &moves, &plies[1..]),
+            "variations: none (no defender ply of the line has another defence)\n"
+        );
+    }
 }

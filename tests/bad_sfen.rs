@@ -18,6 +18,7 @@ fn kind_name(e: &ParsePositionError) -> &'static str {
             SfenError::FieldCount { .. } => "FieldCount",
             SfenError::RankCount { .. } => "RankCount",
             SfenError::RankLength { .. } => "RankLength",
+            SfenError::BadEmptyCount { .. } => "BadEmptyCount",
             SfenError::UnknownPiece { .. } => "UnknownPiece",
             SfenError::BadPromotion { .. } => "BadPromotion",
             SfenError::BadSide { .. } => "BadSide",
@@ -40,6 +41,7 @@ const ALL_KINDS: &[&str] = &[
     "FieldCount",
     "RankCount",
     "RankLength",
+    "BadEmptyCount",
     "UnknownPiece",
     "BadPromotion",
     "BadSide",
@@ -78,6 +80,15 @@ fn places_in_message(e: &ParsePositionError) -> Vec<String> {
                 format!("column {column}"),
                 found.to_string(),
             ],
+            SfenError::BadEmptyCount {
+                rank,
+                column,
+                found,
+            } => vec![
+                format!("rank {rank}"),
+                format!("column {column}"),
+                found.clone(),
+            ],
             SfenError::BadPromotion { rank, column } => {
                 vec![format!("rank {rank}"), format!("column {column}")]
             }
@@ -110,6 +121,7 @@ fn places_in_message(e: &ParsePositionError) -> Vec<String> {
 /// Kinds whose corpus lines must give the expected place (third column).
 const KINDS_WITH_A_PLACE: &[&str] = &[
     "RankLength",
+    "BadEmptyCount",
     "UnknownPiece",
     "BadPromotion",
     "BadHand",

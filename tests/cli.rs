@@ -319,3 +319,156 @@ fn a_file_of_unknown_kind_is_named() {
     assert!(err.contains("tsume verify"), "{err}");
     assert!(!err.contains("malformed SFEN"), "{err}");
 }
+
+/// `tsume solve` reads the position after `moves …`, also written as a USI `position`
+/// command (as a GUI logs it), and solves from there.
+#[test]
+fn solve_reads_the_position_after_moves() {
+    for arg in [
+        format!("{MATE3} moves 2c2b+ 1b1c"),
+        format!("sfen {MATE3} moves 2c2b+ 1b1c"),
+        format!("position sfen {MATE3} moves 2c2b+ 1b1c"),
+    ] {
+        let o = tsume(&["solve", &arg, "--hash", "16"]);
+        assert_eq!(o.status.code(), Some(0), "{arg}: {}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[..2], ["mate in 1", "R*2c"], "{arg}: {out}");
+    }
+    // From the start position, after 7g7f, White attacks and has no check.
+    let o = tsume(&["solve", "position startpos moves 7g7f", "--hash", "16"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("no mate"), "{}", stdout(&o));
+    // The record is of the position after the moves.
+    let o = tsume(&[
+        "solve",
+        &format!("{MATE3} moves 2c2b+ 1b1c"),
+        "--output",
+        "kif",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("v玉|三"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("まで1手で詰み"), "{}", stdout(&o));
+}
+
+/// `--fill-defender-hand` with moves fills the hand of the side that defends after them:
+/// here the position is given with White to move, and Black attacks after one move.
+#[test]
+fn fill_defender_hand_after_moves_fills_the_defender_after_them() {
+    let arg = "position sfen 6S2/7+Pk/9/8n/9/9/9/9/9 w R 2 moves 1b1c";
+    let o = tsume(&["solve", arg, "--fill-defender-hand", "--output", "kif"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("後手の持駒：飛　角二　金四　銀三　桂三　香四　歩十七"),
+        "{out}"
+    );
+    assert!(out.contains("先手の持駒：飛\n"), "{out}");
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
+}
+
+#[test]
+fn solve_refuses_bad_moves_and_counts() {
+    assert_bad_input(
+        &["solve", &format!("{MATE3} moves 2c2b+ 1b1d")],
+        &["move 2 (1b1d)", "not a legal move"],
+    );
+    assert_bad_input(
+        &["solve", &format!("{MATE3} moves 2c2b+ xyz")],
+        &["move 2 (xyz)"],
+    );
+    assert_bad_input(
+        &["solve", "4k4/9/9/9/10/9/9/9/4K4 b - 1"],
+        &["rank 5", "the count 10 is too large"],
+    );
+    assert_bad_input(&["solve", "position"], &["empty SFEN"]);
+    // After an odd number of moves the other side attacks: here it has no king to mate.
+    assert_bad_input(
+        &["solve", &format!("position sfen {MATE3} moves 2c2b+")],
+        &[
+            "after the 1 move given, White is to move and attacks",
+            "no king",
+        ],
+    );
+}
+
+/// `tsume completions SHELL` prints a script that knows every subcommand.
+#[test]
+fn completions_name_the_subcommands() {
+    let o = tsume(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bash = stdout(&o);
+    assert!(bash.contains("complete -F _tsume"), "{bash}");
+    for sub in [
+        "solve",
+        "verify",
+        "generate",
+        "usi",
+        "render",
+        "html",
+        "perft",
+        "completions",
+    ] {
+        assert!(bash.contains(&format!("tsume,{sub})")), "bash: no {sub}");
+    }
+    // The options of a subcommand are completed too.
+    assert!(bash.contains("--fill-defender-hand"), "{bash}");
+    let o = tsume(&["completions", "zsh"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("#compdef tsume"), "{}", stdout(&o));
+    let o = tsume(&["completions", "fish"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("complete -c tsume"), "{}", stdout(&o));
+    assert_bad_input(&["completions", "tcsh"], &["tcsh", "bash"]);
+}
+
+/// `--variations` in text: the defender's alternatives, one line per defender ply that
+/// has any (sugyan_futile: at ply 2 the king could go to 1b, mated 2 plies later), and the
+/// same alternatives in JSON.
+#[test]
+fn variations_are_printed_in_text_too() {
+    let sfen = "7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1";
+    let o = tsume(&["solve", sfen, "--variations", "--hash", "16"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "mate in 5", "{out}");
+    assert_eq!(
+        lines[3], "variations (ply: defence played, plies to mate | the other defences):",
+        "{out}"
+    );
+    assert_eq!(lines[4], "  2: △同玉 2b3a 4 | △１二玉 2b1b 2", "{out}");
+    assert!(lines[5].starts_with("nodes "), "{out}");
+    let o = tsume(&["solve", sfen, "--variations", "--json", "--hash", "16"]);
+    assert!(
+        stdout(&o)
+            .contains(r#""variations":[{"ply":2,"alternatives":[{"move":"2b1b","value":2}]}"#),
+        "{}",
+        stdout(&o)
+    );
+    assert_bad_input(
+        &["solve", sfen, "--variations", "--rules", "raw"],
+        &["--variations needs --rules tsume"],
+    );
+}
+
+/// `tsume solve … | head -1`: a reader that has gone away ends the command quietly with the
+/// answer's exit code, for text, JSON and records alike (stdout is a pipe whose reading end
+/// is closed before the command writes).
+#[test]
+fn a_closed_output_pipe_ends_solve_quietly() {
+    for extra in [&[][..], &["--json"], &["--output", "kif"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
+            .args(["solve", MATE3, "--hash", "16"])
+            .args(extra)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+        assert!(!err.contains("Broken pipe"), "{extra:?}: {err}");
+    }
+}

@@ -443,7 +443,7 @@ fn lower_bound_answers_agree_with_their_children() {
 /// 1:256), the minimax up to budget `LB_BRUTE` (default 9), in the game `LB_GAME` (`plain`,
 /// the default, or `two-ply`).
 #[test]
-#[ignore]
+#[ignore = "the bigger run: cargo test --release --test lower_bound_consistency -- --ignored --nocapture"]
 fn lower_bound_answers_agree_with_their_children_big() {
     let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
     let every: usize = env("LB_EVERY", "10").parse().unwrap();

@@ -4,8 +4,9 @@
 //! `tests/data/render/cases.txt`, screenshots each SVG with headless Chromium and compares
 //! it with the committed `tests/data/render/<name>.png` (a small tolerance for
 //! anti-aliasing). It needs `chromium` and the Noto CJK fonts (Debian: `chromium`,
-//! `fonts-noto-cjk`; `.ci/run` installs both). Without them it is skipped with a message,
-//! except under CI (`CI` set) or with `TSUME_REQUIRE_CHROMIUM=1`, where it fails.
+//! `fonts-noto-cjk`; `.ci/run` installs both), so it is `#[ignore]`d: a plain `cargo test`
+//! lists it as ignored with the reason, and `.ci/run` runs it explicitly (`cargo test --test
+//! render -- --ignored`), where missing tools fail it.
 //! `TSUME_UPDATE_RENDER_REFS=1` rewrites the references from this machine's screenshots.
 
 mod common;
@@ -354,26 +355,25 @@ fn screenshot(chromium: &Path, svg: &Path, png: &Path, work: &Path) {
     );
 }
 
+/// Run only when asked for (`-- --ignored`, as `.ci/run` does): then the tools are
+/// required, and their absence fails the test with what to install.
 #[test]
+#[ignore = "needs chromium and the Noto CJK fonts: cargo test --test render -- --ignored"]
 fn chromium_screenshots_match_the_references() {
-    let required = std::env::var_os("CI").is_some_and(|v| !v.is_empty())
-        || std::env::var_os("TSUME_REQUIRE_CHROMIUM").is_some_and(|v| v == "1");
     let chromium = find_chromium();
     let fonts = have_noto_cjk();
-    if chromium.is_none() || !fonts {
-        let msg = format!(
-            "skipping the Chromium screenshot test: {} (install Debian's chromium and fonts-noto-cjk)",
+    let chromium = match (chromium, fonts) {
+        (Some(chromium), true) => chromium,
+        (chromium, _) => panic!(
+            "the Chromium screenshot test needs {} (Debian: apt-get install chromium \
+             fonts-noto-cjk)",
             if chromium.is_none() {
-                "no chromium on PATH"
+                "chromium on PATH"
             } else {
-                "no Noto Sans CJK JP font"
+                "the Noto Sans CJK JP font"
             }
-        );
-        assert!(!required, "{msg}; required under CI");
-        eprintln!("{msg}");
-        return;
-    }
-    let chromium = chromium.unwrap();
+        ),
+    };
     let update = std::env::var_os("TSUME_UPDATE_RENDER_REFS").is_some_and(|v| v == "1");
     let refs = root().join("tests/data/render");
     let work = scratch("png");
@@ -451,4 +451,18 @@ fn chromium_screenshots_match_the_references() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(checked.len(), 4, "expected 4 diagrams, checked {checked:?}");
     std::fs::remove_dir_all(&work).unwrap();
+}
+
+/// The screenshot test and the page test are ignored in a plain `cargo test`: CI must run
+/// them explicitly, or they would never run anywhere.
+#[test]
+fn ci_runs_the_chromium_tests() {
+    let run = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    let line = run
+        .lines()
+        .find(|l| l.trim_start().starts_with("cargo test") && l.contains("-- --ignored"))
+        .unwrap_or_else(|| panic!(".ci/run runs no ignored tests:\n{run}"));
+    for test in ["--test render", "--test html"] {
+        assert!(line.contains(test), ".ci/run: {line:?} lacks {test}");
+    }
 }

@@ -45,6 +45,14 @@ pub enum SfenError {
         rank: usize,
         squares: usize,
     },
+    /// A run of digits in a rank that is not a count of 1 to 9 empty squares (`10`, `0`):
+    /// a count is one digit, so `10` is read as too large a count rather than as `1`
+    /// followed by an unknown letter `0`.
+    BadEmptyCount {
+        rank: usize,
+        column: usize,
+        found: String,
+    },
     /// A character in the board field that is neither a piece letter, `+` nor a digit 1–9.
     UnknownPiece {
         rank: usize,
@@ -86,6 +94,26 @@ impl fmt::Display for SfenError {
             ),
             RankLength { rank, squares } => {
                 write!(f, "rank {rank} describes {squares} squares instead of 9")
+            }
+            BadEmptyCount {
+                rank,
+                column,
+                found,
+            } => {
+                // `10`, `103`, or a run too long for a number; `0` and `04` are not counts.
+                if found.parse::<u64>().map_or(true, |n| n > 9) {
+                    write!(
+                        f,
+                        "rank {rank}, column {column}: the count {found} is too large \
+                         (empty squares are counted 1 to 9, one digit; a rank has 9 squares)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "rank {rank}, column {column}: the count {found} is not a count \
+                         of empty squares (1 to 9)"
+                    )
+                }
             }
             UnknownPiece {
                 rank,
@@ -216,13 +244,29 @@ fn parse_board(field: &str, board: &mut [Option<Piece>; 81]) -> Result<(), SfenE
         // Squares are written from file 9 (left) to file 1.
         let mut squares = 0usize;
         let mut promoted = false;
-        for (c, ch) in rank_str.chars().enumerate() {
+        let chars: Vec<char> = rank_str.chars().collect();
+        for (c, &ch) in chars.iter().enumerate() {
             let column = c + 1;
             if promoted && !ch.is_ascii_alphabetic() {
                 return Err(SfenError::BadPromotion {
                     rank,
                     column: column - 1,
                 });
+            }
+            // A run of digits with a 0 in it (`10`, `0`) is one count that is not 1 to 9:
+            // name the run, not its `0` as an unknown letter.
+            if ch.is_ascii_digit() && (c == 0 || !chars[c - 1].is_ascii_digit()) {
+                let run: String = chars[c..]
+                    .iter()
+                    .take_while(|d| d.is_ascii_digit())
+                    .collect();
+                if run.contains('0') {
+                    return Err(SfenError::BadEmptyCount {
+                        rank,
+                        column,
+                        found: run,
+                    });
+                }
             }
             match ch {
                 '1'..='9' => squares += ch as usize - '0' as usize,
