@@ -6,7 +6,7 @@
 //! - [`extend`]: backward extension, a check and a reply put before an accepted problem;
 //! - [`pipeline`]: legal set-up → quick mate screen → length → `tsume verify` → removal of
 //!   unnecessary pieces;
-//! - [`line`]: the one reader of problem lines (a pack's JSON lines, SFEN lines), used by
+//! - [`line`](mod@line): the one reader of problem lines (a pack's JSON lines, SFEN lines), used by
 //!   `tsume verify`, `tsume render` and `tsume html`;
 //! - [`pack`]: the pack records (id, themes, grade, dedup) and files;
 //! - [`run`]: the parallel, deterministic, resumable generation loop.
