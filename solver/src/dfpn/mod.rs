@@ -3,15 +3,22 @@
 //! - [`table`]: the fixed-size transposition table with hand superiority;
 //! - [`hands`]: proof and disproof pieces;
 //! - [`search`]: the df-pn search (OR = attacker checks, AND = defender evasions), with a
-//!   length limit and repetition handling;
+//!   length limit and repetition handling; its node loop, with the children's initial
+//!   values (`estimates`), the table and path look-ups (`probe`), the thresholds, a node's
+//!   result and children (`node`) and the limits (`clock`) in files of their own;
 //! - [`solve`] (this module): proves mate, shortens it to the shortest mate ("mate within
 //!   L − 2?" until disproven) and extracts a best-play line.
 
+mod clock;
+mod estimates;
 pub mod hands;
+mod node;
+mod probe;
 pub mod search;
 #[cfg(feature = "stats")]
 pub mod stats;
 pub mod table;
+mod thresholds;
 
 use std::time::{Duration, Instant};
 

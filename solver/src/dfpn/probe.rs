@@ -1,0 +1,149 @@
+//! The table and the path as seen from a node: child keys, probes (with the transfers
+//! between the games' entries) and the repetition check.
+
+use super::node::*;
+use super::search::*;
+use super::table::{Kind, Probe};
+use crate::color::Color;
+use crate::hand::Hand;
+use crate::moves::{Move, MoveList};
+use crate::zobrist;
+
+/// The table key, attacker hand and repetition depth of a child (see [`Search::child_key`]).
+pub(super) type ChildKey = (u64, Hand, Option<u32>);
+
+impl Search<'_> {
+    /// The board key and attacker hand of the position after `m` (its table key), and the
+    /// path depth of the position it repeats, if any: the board key is computed once.
+    #[inline]
+    pub(super) fn child_key(&self, m: Move) -> (u64, Hand, Option<u32>) {
+        let key = self.pos.board_key_after(m) ^ self.salt;
+        let mut hands = [self.pos.hand(Color::Black), self.pos.hand(Color::White)];
+        hands[self.pos.side_to_move().index()] = self.pos.hand_after(m);
+        let repeats = self
+            .path
+            .get(&zobrist::full_key(key ^ self.salt, hands[0], hands[1]))
+            .copied();
+        (key, hands[self.attacker.index()], repeats)
+    }
+
+    /// [`Search::child_key`] of every move, each child's table cluster prefetched: the
+    /// loads all start before the first probe waits for one.
+    #[inline]
+    pub(super) fn prefetch_child_keys(&self, moves: &MoveList, keys: &mut Vec<ChildKey>) {
+        keys.extend(moves.iter().map(|&m| {
+            let key = self.child_key(m);
+            self.table.prefetch(key.0);
+            key
+        }));
+    }
+
+    /// Probes the table for a position whose key is `key` (salted for the pieces `missing`
+    /// from the game and for the game). In the two-ply game, a result of the plain
+    /// lower-bound game settles it too where it can (see [`Search::probe_plain`]).
+    #[inline]
+    pub(super) fn probe_transfer(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
+        let p = self.probe_missing(key, missing, hand, budget);
+        if self.defences == Defences::TsumeTwoPly && p.kind() == Kind::Unknown {
+            if let Some(q) = self.probe_plain(key ^ TWO_PLY_SALT, missing, hand, budget) {
+                return q;
+            }
+        }
+        p
+    }
+
+    /// A two-ply lower-bound answer within `budget` from the plain lower-bound game's
+    /// entries (key `plain`): along any line the plain length `ℓ` and the two-ply budget
+    /// `v + 2` satisfy `ℓ ≤ v + 2 ≤ ℓ + 2`, and the rule's excused interpositions keep the
+    /// order, so no plain mate within `b` is no two-ply mate within `b`, and a plain mate
+    /// within `b − 2` is a two-ply mate within `b`.
+    #[inline]
+    pub(super) fn probe_plain(
+        &self,
+        plain: u64,
+        missing: Hand,
+        hand: Hand,
+        budget: u16,
+    ) -> Option<Probe> {
+        let d = self.probe_missing(plain, missing, hand, budget);
+        if d.kind() == Kind::Disproven {
+            return Some(d);
+        }
+        let mut q = self.probe_missing(plain, missing, hand, budget.checked_sub(2)?);
+        (q.kind() == Kind::Proven).then(|| {
+            q.len += 2;
+            q
+        })
+    }
+
+    /// Probes the table for `key` (salted for the pieces `missing` from the game). When
+    /// some pieces are missing and the entry is not a proof, a proof stored with one of
+    /// them back in the game also holds: there the defender's hand had that piece more, and
+    /// a mate against a stronger defender is a mate against a weaker one (every game
+    /// searched here is monotone in the defender's hand). This lets the tsume game's "piece
+    /// removed" positions share the proofs of ordinary ones.
+    #[inline]
+    pub(super) fn probe_missing(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
+        let p = self.table.probe(key, hand, budget);
+        if missing.is_empty() || p.kind() == Kind::Proven {
+            return p;
+        }
+        let base = key ^ salt_of(missing);
+        for k in missing.kinds() {
+            let q = self
+                .table
+                .probe(base ^ salt_of(missing.remove(k)), hand, budget);
+            if q.kind() == Kind::Proven {
+                return q;
+            }
+        }
+        p
+    }
+
+    /// Fills `c` from the table or the repetition path: `key` and `hand` are its table key
+    /// and attacker hand (`missing`: the pieces out of the game there), `full` its full key,
+    /// `budget` its remaining length.
+    #[inline]
+    pub(super) fn probe_child(
+        &self,
+        c: &mut Child,
+        key: u64,
+        missing: Hand,
+        hand: Hand,
+        full: u64,
+        budget: u16,
+    ) -> bool {
+        if let Some(&d) = self.path.get(&full) {
+            c.repeats(d);
+            return true;
+        }
+        let p = self.probe_transfer(key, missing, hand, budget);
+        c.pn = p.pn;
+        c.dn = p.dn;
+        c.len = p.len;
+        c.hand = p.hand;
+        p.found
+    }
+
+    /// A pending interposition refuted as an ordinary move becomes the flagged child that
+    /// may still be excused (see [`Via::Pending`]).
+    pub(super) fn flag_if_refuted(&mut self, c: &mut Child, remaining: u16) {
+        if c.via != Via::Pending || c.dn != 0 {
+            return;
+        }
+        // A repetition stays a failure (the position is on the path: never searched again).
+        // A refutation that only depends on the path further down does not: the capture of
+        // the interposed piece may still excuse the interposition.
+        if self.path.contains_key(&self.pos.full_key_after(c.mv)) {
+            return;
+        }
+        c.via = Via::Interposition;
+        let key = self.pos.board_key_after(c.mv) ^ self.salt ^ interposition_flag(c.mv.to());
+        let p = self.probe_transfer(key, self.missing, self.pos.hand(self.attacker), remaining);
+        c.pn = p.pn;
+        c.dn = p.dn;
+        c.len = p.len;
+        c.hand = p.hand;
+        c.rep_depth = u32::MAX;
+    }
+}
