@@ -122,6 +122,8 @@ class Suite:
     def test_go_mate_solves_problems(self):
         e = self.connect()
         e.setoption("USI_Hash", 64)
+        # Raw lengths, as the data has them (the engine's default is tsume).
+        e.setoption("Rules", "raw")
         with_timeout(10, e.isready)
         solved = 0
         for sfen, length in problems("mate_sample_raw.txt", 20):
