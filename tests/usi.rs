@@ -715,3 +715,71 @@ fn a_defender_to_move_that_is_not_in_check_is_not_a_mate_problem() {
         "{got:?}"
     );
 }
+
+/// The defender's longest defence under tsume rules is never a useless interposition
+/// (無駄合): after `G*3i` of the rules doc's example (`tests/data/rules_doc_examples.txt`:
+/// best play `G*3i 2h1i 3g1g`), the answer is exactly the doc's rest of the line, while
+/// under raw rules the interpositions count and the answer is one ply shorter than the
+/// engine's own answer from the attacker's move.
+#[test]
+fn the_defender_to_move_does_not_choose_a_useless_interposition_under_tsume_rules() {
+    let text = common::read_data("rules_doc_examples.txt");
+    let example = text
+        .lines()
+        .find(|l| l.contains("line G*3i 2h1i 3g1g"))
+        .unwrap();
+    let (sfen, expectation) = example.split_once(" | ").unwrap();
+    let doc_line: Vec<&str> = expectation
+        .split("line ")
+        .nth(1)
+        .unwrap()
+        .split('|')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    let after = format!("sfen {sfen} moves {}", doc_line[0]);
+    let mut e = Engine::start();
+    e.send("setoption name Rules value tsume");
+    e.send(&format!("position {after}"));
+    e.send("go mate 20000");
+    let defence = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+    assert_eq!(defence, doc_line[1..], "tsume");
+    e.send("setoption name Rules value raw");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 20000");
+    let attack = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+    assert_eq!(attack[0], doc_line[0], "raw: {attack:?}");
+    e.send(&format!("position {after}"));
+    e.send("go mate 20000");
+    let defence = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+    assert_eq!(defence.len(), attack.len() - 1, "raw: {defence:?}");
+    assert!(defence.len() > doc_line.len() - 1, "raw: {defence:?}");
+    assert_defence_line(
+        &after,
+        &defence.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+}
+
+/// At the end of the rules doc's line `G*3i 2h1i 3g1g` the defender can only interpose
+/// uselessly: mated under tsume rules (no move to answer: `checkmate nomate`, and why),
+/// while under raw rules the interpositions count and the answer starts with one.
+#[test]
+fn a_defender_left_only_useless_interpositions_is_mated_under_tsume_rules() {
+    let end = "sfen 9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1 moves G*3i 2h1i 3g1g";
+    let mut e = Engine::start();
+    e.send(&format!("position {end}"));
+    e.send("go mate 20000");
+    let got = e.expect("checkmate", Duration::from_secs(30));
+    assert_eq!(got.last().unwrap(), "checkmate nomate", "{got:?}");
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info string") && l.contains("useless interposition")),
+        "{got:?}"
+    );
+    e.send("setoption name Rules value raw");
+    e.send("go mate 20000");
+    let defence = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+    assert!(defence[0].starts_with("P*"), "{defence:?}");
+    assert_defence_line(end, &defence.iter().map(String::as_str).collect::<Vec<_>>());
+}
