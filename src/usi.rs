@@ -7,6 +7,10 @@
 //! it runs; a position that cannot be read is reported with `info string` and later `go`
 //! commands answer "no mate" / `resign` instead of searching. The command lines are read by
 //! [`tsume_solver::usi`] (pure functions, fuzzed); this module carries them out.
+//!
+//! With the defender to move (the side to move is in check, see [`protocol::root`]), `go
+//! mate` searches the defender's node: `checkmate <defender move> <attacker move> …`, a
+//! longest defence and best play to mate, or `checkmate nomate` when a defence escapes.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -21,7 +25,9 @@ use tsume_solver::dfpn::{self, Improvement, Outcome, SolveOptions, SolveReport};
 
 use crate::live::{nps, Live, Snapshot, Ticker};
 use tsume_solver::tsume::Tables;
-use tsume_solver::usi::{self as protocol, Command, Go, GoKind, Rules, SetOption, MAX_HASH_MB};
+use tsume_solver::usi::{
+    self as protocol, Command, Go, GoKind, Root, Rules, SetOption, MAX_HASH_MB,
+};
 use tsume_solver::{tsume, Move, Position};
 
 const ENGINE_NAME: &str = concat!("tsume ", env!("CARGO_PKG_VERSION"));
@@ -50,13 +56,15 @@ impl Kept {
     }
 }
 
-/// The one place that picks the solver for the rules; `kept` holds the tables from one
+/// The one place that picks the solver for the rules and the root (`defender`: the side to
+/// move is in check and defends, see [`protocol::root`]); `kept` holds the tables from one
 /// search to the next (the answer never depends on them: they are cleared first).
 ///
 /// When the `USI_Hash` tables cannot be allocated, smaller ones are tried (halving), each
 /// refusal reported through `note`; `Err` when not even 1 MiB can be had.
 fn solve(
     rules: Rules,
+    defender: bool,
     pos: &Position,
     options: &SolveOptions,
     kept: &KeptTables,
@@ -87,9 +95,13 @@ fn solve(
         *slot = Some((options.hash_mb, tables));
     }
     let (_, tables) = slot.as_mut().expect("just made");
-    Ok(match tables {
-        Kept::Raw(table) => dfpn::solve_with_table(pos, options, table),
-        Kept::Tsume(tables) => tsume::solve_with_tables(pos, options, tables).report,
+    Ok(match (tables, defender) {
+        (Kept::Raw(table), false) => dfpn::solve_with_table(pos, options, table),
+        (Kept::Raw(table), true) => dfpn::solve_defence_with_table(pos, options, table),
+        (Kept::Tsume(tables), false) => tsume::solve_with_tables(pos, options, tables).report,
+        (Kept::Tsume(tables), true) => {
+            tsume::solve_defence_with_tables(pos, options, tables).report
+        }
     })
 }
 
@@ -364,10 +376,23 @@ impl Engine {
                 return;
             }
         };
-        if pos.king(!pos.side_to_move()).is_none() {
-            answer_without_search(&self.out, "the side not to move has no king to mate");
-            return;
-        }
+        // Who defends, read as KomoringHeights does: the side to move when it is in check.
+        let defender = match protocol::root(&pos) {
+            Root::Attacker => false,
+            Root::Defender if kind == GoKind::Mate => true,
+            Root::Defender => {
+                answer_without_search(
+                    &self.out,
+                    "plain go searches a mate by the side to move, which is in check (the \
+                     defender): use go mate for its longest defence",
+                );
+                return;
+            }
+            Root::NotAProblem(why) => {
+                answer_without_search(&self.out, &format!("not a mate problem: {why}"));
+                return;
+            }
+        };
 
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
@@ -416,7 +441,7 @@ impl Engine {
                     progress_out.line(&progress_line(&live.snapshot(), live.elapsed()));
                 });
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    solve(rules, &pos, &options, &kept, &note)
+                    solve(rules, defender, &pos, &options, &kept, &note)
                 }));
                 drop(ticker);
                 let report = match result {
@@ -525,6 +550,19 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
         Outcome::NoMate => None,
     };
     match mate {
+        Some((_, moves)) if moves.is_empty() => {
+            // Tsume rules, a defender's node where every defence is a useless interposition
+            // (無駄合): mated by the convention, with no move to give.
+            out.line(&stats);
+            out.line(
+                "info string the side to move is mated under tsume rules: every defence is a \
+                 useless interposition (setoption name Rules value raw for a line with one)",
+            );
+            out.line(match kind {
+                GoKind::Mate => "checkmate nomate",
+                GoKind::Best => "bestmove resign",
+            });
+        }
         Some((length, moves)) => {
             out.line(&format!(
                 "{stats} score mate {length} pv {}",

@@ -234,3 +234,44 @@ fn stopped_search_keeps_the_mate_found_so_far() {
         "{v}"
     );
 }
+
+/// The defender's node (issue 20): after the first move of each labelled problem's
+/// best-play line, [`dfpn::solve_defence_with_table`] answers the defender's longest
+/// defence and best play, exactly one ply shorter than the label (raw lengths computed by
+/// KomoringHeights), and the line replays: a legal evasion first, then a mating line.
+#[test]
+fn the_defender_to_move_is_mated_one_ply_sooner() {
+    let text = common::read_data("mate_sample_raw.txt");
+    let options = options(16);
+    let mut table = tsume_solver::dfpn::table::Table::new(16);
+    let mut checked = 0;
+    for line in common::content_lines(&text).step_by(10) {
+        let (sfen, expected) = labelled(line).unwrap();
+        let Expected::Mate(length) = expected else {
+            continue;
+        };
+        let pos = Position::from_sfen(&sfen).unwrap();
+        let Outcome::Mate { moves } = dfpn::solve_with_table(&pos, &options, &mut table).outcome
+        else {
+            panic!("{sfen}: no mate");
+        };
+        let mut after = pos.clone();
+        after.do_move(moves[0]);
+        let report = dfpn::solve_defence_with_table(&after, &options, &mut table);
+        let Outcome::Mate { moves: defence } = report.outcome else {
+            panic!("{sfen} {}: {:?}", moves[0], report.outcome);
+        };
+        assert_eq!(
+            defence.len(),
+            length - 1,
+            "{sfen} {}: {defence:?}",
+            moves[0]
+        );
+        assert!(after.legal_moves().contains(defence[0]), "{sfen}");
+        let mut next = after.clone();
+        next.do_move(defence[0]);
+        assert_mating_line(&next, &defence[1..], &sfen);
+        checked += 1;
+    }
+    assert_eq!(checked, 20);
+}

@@ -561,3 +561,225 @@ fn a_usi_hash_larger_than_memory_falls_back_to_a_smaller_table() {
         assert!(out.contains("checkmate 2c2b+ 1b1c R*2c"), "{rules}: {out}");
     }
 }
+
+/// Replays a defender-to-move answer from the position of `position_args` (a `position`
+/// command's arguments): the side to move is in check, the first move is its legal
+/// evasion, and the rest is a mating line (every attacker move checks, mate at the end).
+fn assert_defence_line(position_args: &str, moves: &[&str]) {
+    let mut p = tsume_solver::usi::position(position_args, false).unwrap();
+    assert!(
+        p.in_check(),
+        "{position_args}: the side to move is not in check"
+    );
+    let (first, rest) = moves.split_first().expect("a defender move");
+    let mv = p
+        .parse_move(first)
+        .unwrap_or_else(|e| panic!("{position_args}: {first}: {e}"));
+    assert!(p.legal_moves().contains(mv), "{position_args}: {first}");
+    p.do_move(mv);
+    assert_mating_line(&p.to_sfen(), rest);
+}
+
+/// The `checkmate` answer's moves, with the final `info`'s mate length and PV checked
+/// against them.
+fn checkmate_moves(got: &[String]) -> Vec<String> {
+    let answer = got.last().unwrap();
+    let moves: Vec<String> = answer
+        .split_whitespace()
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    assert!(
+        !matches!(
+            moves.first().map(String::as_str),
+            Some("nomate" | "timeout") | None
+        ),
+        "{got:?}"
+    );
+    let info = &got[got.len() - 2];
+    assert!(
+        info.ends_with(&format!(
+            "score mate {} pv {}",
+            moves.len(),
+            moves.join(" ")
+        )),
+        "{got:?}"
+    );
+    moves
+}
+
+/// A GUI stepping through a solution asks at every ply, the defender's too (issue 20): with
+/// the side to move in check, `go mate` answers the line from its move, a longest defence
+/// and best play to mate, one ply shorter than the solution from the attacker's move before
+/// it. Under both rules: the mate in 3 of the issue (its length from the engine's own answer
+/// for the attacker's position), and 将棋図巧 No. 5 stepped into after 1 and 3 plies of its
+/// published solution (21 plies under both rules, `tests/data/zuko_solutions.txt`).
+#[test]
+fn go_mate_with_the_defender_to_move_answers_the_line_from_its_move() {
+    let text = common::read_data("zuko_solutions.txt");
+    let line = text.lines().find(|l| l.contains("# zuko005 ")).unwrap();
+    let (head, solution) = line.split_once(" moves ").unwrap();
+    let fields: Vec<&str> = head.split_whitespace().collect();
+    let zuko005 = format!("sfen {}", fields[..4].join(" "));
+    let published: usize = fields[4].parse().unwrap();
+    let solution: Vec<&str> = solution
+        .split('#')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(solution.len(), published);
+    let mate3 = "sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+    let mut e = Engine::start();
+    for rules in ["raw", "tsume"] {
+        e.send(&format!("setoption name Rules value {rules}"));
+        // The attacker's answer, then the defender's after its first move.
+        e.send(&format!("position {mate3}"));
+        e.send("go mate 20000");
+        let attack = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+        let after = format!("{mate3} moves {}", attack[0]);
+        e.send(&format!("position {after}"));
+        e.send("go mate 20000");
+        let defence = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+        assert_eq!(defence.len(), attack.len() - 1, "{rules}: {defence:?}");
+        assert_defence_line(
+            &after,
+            &defence.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        for plies in [1, 3] {
+            let after = format!("{zuko005} moves {}", solution[..plies].join(" "));
+            e.send(&format!("position {after}"));
+            e.send("go mate 20000");
+            let defence = checkmate_moves(&e.expect("checkmate", Duration::from_secs(60)));
+            assert_eq!(defence.len(), published - plies, "{rules}: {defence:?}");
+            assert_defence_line(
+                &after,
+                &defence.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+        }
+    }
+}
+
+/// A check the defender escapes: `checkmate nomate`. After G*5b the king takes the gold,
+/// and then the attacker (nothing on the board, nothing in hand) has no check at all,
+/// which the test checks with the move generator.
+#[test]
+fn go_mate_with_the_defender_to_move_answers_nomate_when_it_escapes() {
+    let after = "sfen 4k4/9/9/9/9/9/9/9/9 b Gr2b3g4s4n4l18p 1 moves G*5b";
+    let p = tsume_solver::usi::position(&format!("{after} 5a5b"), false).unwrap();
+    let mut checks = tsume_solver::MoveList::new();
+    tsume_solver::movegen::generate_checks(&p, &mut checks);
+    assert!(checks.is_empty(), "the attacker still has a check");
+    let mut e = Engine::start();
+    for rules in ["raw", "tsume"] {
+        e.send(&format!("setoption name Rules value {rules}"));
+        e.send(&format!("position {after}"));
+        e.send("go mate 20000");
+        let got = e.expect("checkmate", Duration::from_secs(30));
+        assert_eq!(got.last().unwrap(), "checkmate nomate", "{rules}: {got:?}");
+    }
+}
+
+/// The side to move has the only king and is not in check: not a mate problem for either
+/// side (`checkmate nomate`, and why); a side to move already mated has no move to answer;
+/// plain `go` with the defender to move says to use `go mate`.
+#[test]
+fn a_defender_to_move_that_is_not_in_check_is_not_a_mate_problem() {
+    let mut e = Engine::start();
+    e.send("position sfen 8k/9/9/9/9/9/9/9/9 w R2G 1");
+    e.send("go mate 1000");
+    let got = e.expect("checkmate", Duration::from_secs(10));
+    assert_eq!(got.last().unwrap(), "checkmate nomate", "{got:?}");
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info string") && l.contains("not in check")),
+        "{got:?}"
+    );
+    // Head mate (1b gold, guarded by the 1c pawn), gote to move.
+    e.send("position sfen 8k/8G/8P/9/9/9/9/9/9 w - 1");
+    e.send("go mate 1000");
+    let got = e.expect("checkmate", Duration::from_secs(10));
+    assert_eq!(got.last().unwrap(), "checkmate nomate", "{got:?}");
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info string") && l.contains("checkmated")),
+        "{got:?}"
+    );
+    e.send("position sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1 moves 2c2b+");
+    e.send("go btime 0 wtime 0 byoyomi 1000");
+    let got = e.expect("bestmove", Duration::from_secs(10));
+    assert_eq!(got.last().unwrap(), "bestmove resign", "{got:?}");
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info string") && l.contains("go mate")),
+        "{got:?}"
+    );
+}
+
+/// The defender's longest defence under tsume rules is never a useless interposition
+/// (無駄合): after `G*3i` of the rules doc's example (`tests/data/rules_doc_examples.txt`:
+/// best play `G*3i 2h1i 3g1g`), the answer is exactly the doc's rest of the line, while
+/// under raw rules the interpositions count and the answer is one ply shorter than the
+/// engine's own answer from the attacker's move.
+#[test]
+fn the_defender_to_move_does_not_choose_a_useless_interposition_under_tsume_rules() {
+    let text = common::read_data("rules_doc_examples.txt");
+    let example = text
+        .lines()
+        .find(|l| l.contains("line G*3i 2h1i 3g1g"))
+        .unwrap();
+    let (sfen, expectation) = example.split_once(" | ").unwrap();
+    let doc_line: Vec<&str> = expectation
+        .split("line ")
+        .nth(1)
+        .unwrap()
+        .split('|')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    let after = format!("sfen {sfen} moves {}", doc_line[0]);
+    let mut e = Engine::start();
+    e.send("setoption name Rules value tsume");
+    e.send(&format!("position {after}"));
+    e.send("go mate 20000");
+    let defence = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+    assert_eq!(defence, doc_line[1..], "tsume");
+    e.send("setoption name Rules value raw");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 20000");
+    let attack = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+    assert_eq!(attack[0], doc_line[0], "raw: {attack:?}");
+    e.send(&format!("position {after}"));
+    e.send("go mate 20000");
+    let defence = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+    assert_eq!(defence.len(), attack.len() - 1, "raw: {defence:?}");
+    assert!(defence.len() > doc_line.len() - 1, "raw: {defence:?}");
+    assert_defence_line(
+        &after,
+        &defence.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+}
+
+/// At the end of the rules doc's line `G*3i 2h1i 3g1g` the defender can only interpose
+/// uselessly: mated under tsume rules (no move to answer: `checkmate nomate`, and why),
+/// while under raw rules the interpositions count and the answer starts with one.
+#[test]
+fn a_defender_left_only_useless_interpositions_is_mated_under_tsume_rules() {
+    let end = "sfen 9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1 moves G*3i 2h1i 3g1g";
+    let mut e = Engine::start();
+    e.send(&format!("position {end}"));
+    e.send("go mate 20000");
+    let got = e.expect("checkmate", Duration::from_secs(30));
+    assert_eq!(got.last().unwrap(), "checkmate nomate", "{got:?}");
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info string") && l.contains("useless interposition")),
+        "{got:?}"
+    );
+    e.send("setoption name Rules value raw");
+    e.send("go mate 20000");
+    let defence = checkmate_moves(&e.expect("checkmate", Duration::from_secs(30)));
+    assert!(defence[0].starts_with("P*"), "{defence:?}");
+    assert_defence_line(end, &defence.iter().map(String::as_str).collect::<Vec<_>>());
+}

@@ -255,28 +255,103 @@ pub fn position(args: &str, fill_defender_hand: bool) -> Result<Position, String
             .map_err(|e| format!("malformed SFEN: {e}"))?,
         _ => return Err("expected `position startpos|sfen <sfen> [moves …]`".to_string()),
     };
-    if fill_defender_hand {
-        // The defender is the side not to move after the moves.
-        let attacker = if moves.len() % 2 == 0 {
-            setup.side_to_move
+    let play = |setup: &Setup| {
+        let mut pos = Position::from_setup(setup).map_err(|e| format!("illegal position: {e}"))?;
+        for (i, m) in moves.iter().enumerate() {
+            let mv = pos
+                .parse_move(m)
+                .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+            pos.do_move(mv);
+        }
+        Ok::<Position, String>(pos)
+    };
+    let pos = play(&setup)?;
+    if !fill_defender_hand {
+        return Ok(pos);
+    }
+    // The defender, after the moves, as [`root`] reads it: the side to move when it is in
+    // check, else the other side. More pieces in its hand make no given move illegal.
+    let defender = match root(&pos) {
+        Root::Defender => pos.side_to_move(),
+        _ => !pos.side_to_move(),
+    };
+    setup.fill_hand(defender);
+    play(&setup)
+}
+
+/// Whose mate a `go` searches, read from the position after the moves as KomoringHeights
+/// does (from the kings on the board and who is in check).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Root {
+    /// The side to move attacks (it is not in check; the other side has a king).
+    Attacker,
+    /// The side to move is in check and has a legal move: it defends, the other side
+    /// attacks. The answer is the line from the defender's move.
+    Defender,
+    /// Not a mate problem for either side: why, for the GUI (`info string`).
+    NotAProblem(&'static str),
+}
+
+/// Reads whose mate a `go` on `pos` searches (see [`Root`]).
+pub fn root(pos: &Position) -> Root {
+    let to_move = pos.side_to_move();
+    if pos.in_check() {
+        if crate::dfpn::is_mated(pos) {
+            Root::NotAProblem("the side to move is already checkmated: no move to answer")
         } else {
-            !setup.side_to_move
-        };
-        setup.fill_hand(!attacker);
+            Root::Defender
+        }
+    } else if pos.king(!to_move).is_some() {
+        Root::Attacker
+    } else if pos.king(to_move).is_some() {
+        Root::NotAProblem(
+            "the side to move has the only king but is not in check: as the defender it \
+             would have to be in check, and the side not to move has no king to mate",
+        )
+    } else {
+        Root::NotAProblem("the side not to move has no king to mate")
     }
-    let mut pos = Position::from_setup(&setup).map_err(|e| format!("illegal position: {e}"))?;
-    for (i, m) in moves.iter().enumerate() {
-        let mv = pos
-            .parse_move(m)
-            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-        pos.do_move(mv);
-    }
-    Ok(pos)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn roots() {
+        let at = |args: &str| root(&position(args, false).expect("readable"));
+        // The attacker to move, then the defender in check after the attacker's move.
+        let problem = "sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+        assert_eq!(at(problem), Root::Attacker);
+        assert_eq!(at(&format!("{problem} moves 2c2b+")), Root::Defender);
+        // The defender's lone king, not in check, to move.
+        assert!(matches!(
+            at("sfen 8k/9/9/9/9/9/9/9/9 w R2G 1"),
+            Root::NotAProblem(why) if why.contains("not in check")
+        ));
+        // No king at all.
+        assert!(matches!(
+            at("sfen 9/9/9/9/9/9/9/9/9 b R 1"),
+            Root::NotAProblem(why) if why.contains("no king")
+        ));
+        // Head mate: the defender to move is mated.
+        assert!(matches!(
+            at("sfen 8k/8G/8P/9/9/9/9/9/9 w - 1"),
+            Root::NotAProblem(why) if why.contains("checkmated")
+        ));
+    }
+
+    #[test]
+    fn fill_defender_hand_after_moves_to_the_defender() {
+        // After 2c2b+ the defender (gote, in check) is to move: it gets the pieces.
+        let pos =
+            position("sfen 6S2/8k/7P1/8n/9/9/9/9/9 b R 1 moves 2c2b+", true).expect("readable");
+        assert!(!pos.hand(pos.side_to_move()).is_empty());
+        assert_eq!(
+            pos.hand(!pos.side_to_move()).count(crate::PieceKind::Rook),
+            1
+        );
+    }
 
     #[test]
     fn commands() {

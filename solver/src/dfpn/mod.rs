@@ -22,9 +22,11 @@ mod thresholds;
 
 use std::time::{Duration, Instant};
 
+use crate::color::Color;
 use crate::movegen::{self, MoveCounter};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use search::Defences;
 pub use search::{Limits, Progress, ProgressCallback, Search, Stop};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -300,6 +302,33 @@ pub fn solve_on_this_thread(
     options: &SolveOptions,
     table: &mut Table,
 ) -> SolveReport {
+    solve_for_on_this_thread(pos, pos.side_to_move(), options, table)
+}
+
+/// Solves `pos` with the *defender* to move (in check; the attacker is the other side)
+/// under the raw convention, in `table` (cleared first, as in [`solve_with_table`]): the
+/// defender's node of a problem, as a GUI stepping through a solution asks for it.
+///
+/// [`Outcome::Mate`]'s line starts with the defender's move, a longest defence, and goes
+/// on with best play to mate; its length (and every [`Improvement`]'s) counts the plies
+/// from the defender's move, so it is even. [`Outcome::NoMate`] when some defence escapes.
+/// The limits of `options` hold for the whole search.
+pub fn solve_defence_with_table(
+    pos: &Position,
+    options: &SolveOptions,
+    table: &mut Table,
+) -> SolveReport {
+    table.clear();
+    on_search_thread(|| solve_for_on_this_thread(pos, !pos.side_to_move(), options, table))
+}
+
+/// [`solve_on_this_thread`] for a mate by `attacker`, whichever side is to move.
+fn solve_for_on_this_thread(
+    pos: &Position,
+    attacker: Color,
+    options: &SolveOptions,
+    table: &mut Table,
+) -> SolveReport {
     let start = Instant::now();
     let deadline = options.time_limit.map(|t| start + t);
     let mut root = pos.clone();
@@ -310,7 +339,7 @@ pub fn solve_on_this_thread(
         stop_flag: options.stop_flag.clone(),
         on_progress: options.on_progress.clone(),
     };
-    let mut search = Search::new(table, root, limits);
+    let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
     let mut proofs = Vec::new();
     let mut recorder = Recorder::new(start, options);
     let outcome = solve_search(&mut search, &mut proofs, &mut recorder);
@@ -346,6 +375,17 @@ pub fn first_mate_on_this_thread(
     options: &SolveOptions,
     table: &mut Table,
 ) -> FirstMate {
+    first_mate_for_on_this_thread(pos, pos.side_to_move(), options, table)
+}
+
+/// [`first_mate_on_this_thread`] for a mate by `attacker`, whichever side is to move (with
+/// the defender to move, the length and line count from the defender's move).
+pub fn first_mate_for_on_this_thread(
+    pos: &Position,
+    attacker: Color,
+    options: &SolveOptions,
+    table: &mut Table,
+) -> FirstMate {
     let start = Instant::now();
     let mut root = pos.clone();
     root.clear_history();
@@ -355,7 +395,7 @@ pub fn first_mate_on_this_thread(
         stop_flag: options.stop_flag.clone(),
         on_progress: options.on_progress.clone(),
     };
-    let mut search = Search::new(table, root, limits);
+    let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
     let r = search.solve_current(MAX_LENGTH);
     let (length, line) = match r.kind() {
         Kind::Proven => (Ok(Some(r.len)), table_mating_line(&mut search, r.len)),
@@ -382,6 +422,19 @@ pub fn shorten_cheaply_on_this_thread(
     table: &mut Table,
     length: u16,
     cap: u64,
+    found: impl FnMut(u16, Option<Vec<Move>>, u64),
+) -> (Result<u16, Stop>, u64) {
+    shorten_cheaply_for_on_this_thread(pos, pos.side_to_move(), limits, table, length, cap, found)
+}
+
+/// [`shorten_cheaply_on_this_thread`] for a mate by `attacker`, whichever side is to move.
+pub fn shorten_cheaply_for_on_this_thread(
+    pos: &Position,
+    attacker: Color,
+    limits: &Limits,
+    table: &mut Table,
+    length: u16,
+    cap: u64,
     mut found: impl FnMut(u16, Option<Vec<Move>>, u64),
 ) -> (Result<u16, Stop>, u64) {
     let mut length = length;
@@ -395,7 +448,7 @@ pub fn shorten_cheaply_on_this_thread(
             node_limit: Some(if capped { cap } else { left.unwrap_or(cap) }),
             ..limits.clone()
         };
-        let mut search = Search::new(table, root, limits);
+        let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
         let r = search.solve_current(length - 2);
         nodes += search.nodes;
         match (r.kind(), search.stopped) {

@@ -145,13 +145,41 @@ pub fn solve_with_tables(
     options: &SolveOptions,
     tables: &mut Tables,
 ) -> TsumeReport {
+    solve_for(pos, pos.side_to_move(), options, tables)
+}
+
+/// Solves `pos` with the *defender* to move (in check; the attacker is the other side)
+/// under tsume rules, in `tables` (cleared first): the defender's node of a problem, as a
+/// GUI stepping through a solution asks for it.
+///
+/// The tsume value of the defender's node is settled as at the attacker's (a raw mate
+/// bounds it from above, the lower-bound game from below, [`Evaluator::mate_and`] decides
+/// between them), and the line is a [`best_play_line`] from it: it starts with a longest
+/// counted defence — never a useless interposition (無駄合) — and goes on with best play to
+/// mate. Lengths count the plies from the defender's move. [`Outcome::NoMate`] when some
+/// defence escapes. Where every defence is a useless interposition the defender's node
+/// already counts as mated: the line is then empty.
+pub fn solve_defence_with_tables(
+    pos: &Position,
+    options: &SolveOptions,
+    tables: &mut Tables,
+) -> TsumeReport {
+    solve_for(pos, !pos.side_to_move(), options, tables)
+}
+
+/// [`solve_with_tables`] for a mate by `attacker`, whichever side is to move.
+fn solve_for(
+    pos: &Position,
+    attacker: Color,
+    options: &SolveOptions,
+    tables: &mut Tables,
+) -> TsumeReport {
     tables.clear();
     let Tables { raw, lower_bound } = tables;
     let start = Instant::now();
-    let attacker = pos.side_to_move();
     let mut recorder = Recorder::new(start, options);
     let (outcome, first, nodes, final_alternatives) = dfpn::on_search_thread(|| {
-        let first = dfpn::first_mate_on_this_thread(pos, options, raw);
+        let first = dfpn::first_mate_for_on_this_thread(pos, attacker, options, raw);
         let upper = match first.length {
             Ok(Some(len)) => len,
             Ok(None) => return (Outcome::NoMate, first, 0, Vec::new()),
@@ -171,8 +199,9 @@ pub fn solve_with_tables(
             on_progress: None,
         };
         let cap = first.nodes / SHORTENING_CAP_DIVISOR + SHORTENING_CAP_MIN;
-        let (shortened, shortening_nodes) = dfpn::shorten_cheaply_on_this_thread(
+        let (shortened, shortening_nodes) = dfpn::shorten_cheaply_for_on_this_thread(
             pos,
+            attacker,
             &raw_limits,
             raw,
             upper,
@@ -268,7 +297,8 @@ pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result
 }
 
 /// [`tsume_value`], telling `on_lower_bound` each lower bound of the value as it is proven
-/// (with the evaluator's nodes so far).
+/// (with the evaluator's nodes so far). With the defender to move (in check) it is the
+/// value of the defender's node, settled by [`Evaluator::mate_and`] in the same way.
 fn tsume_value_reporting(
     ev: &mut Evaluator,
     pos: &mut Position,
@@ -280,9 +310,17 @@ fn tsume_value_reporting(
         None => upper - 2,
     };
     on_lower_bound(least, ev.nodes);
-    let mut r = least.max(-1);
+    let attacker_to_move = pos.side_to_move() == ev.attacker;
+    // The least values: a mate in 1 keeping a piece (−1); a defender's node mated but for
+    // useless interpositions, with pieces left over (−2).
+    let mut r = least.max(if attacker_to_move { -1 } else { -2 });
     while r < upper {
-        if ev.mate_or(pos, r)? {
+        let mate = if attacker_to_move {
+            ev.mate_or(pos, r)?
+        } else {
+            ev.mate_and(pos, r)?
+        };
+        if mate {
             return Ok(r);
         }
         on_lower_bound(r + 2, ev.nodes);
