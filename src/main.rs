@@ -424,20 +424,26 @@ fn run_verify(
     fill_defender_hand: bool,
     json: bool,
 ) -> ExitCode {
-    let read = if input == "-" {
-        verify::read_problems(std::io::stdin().lock(), fill_defender_hand)
+    let bytes = if input == "-" {
+        let mut bytes = Vec::new();
+        match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes) {
+            Ok(_) => bytes,
+            Err(e) => return bad_input(format!("reading stdin: {e}")),
+        }
     } else {
-        match std::fs::File::open(input) {
-            Ok(f) => verify::read_problems(std::io::BufReader::new(f), fill_defender_hand),
+        match std::fs::read(input) {
+            Ok(b) => b,
             Err(e) => return bad_input(format!("{input}: {e}")),
         }
     };
-    let (problems, errors) = match read {
+    let kind = verify::detect(input, &bytes);
+    let (problems, errors) = match verify::read_problems(&bytes, kind, input, fill_defender_hand)
+    {
         Ok(r) => r,
         Err(e) => return bad_input(format!("{input}: {e}")),
     };
-    for (line, e) in &errors {
-        eprintln!("tsume: {input}: line {line}: {e}");
+    for e in &errors {
+        eprintln!("tsume: {input}: {e}");
     }
     // Each thread keeps its tables for the whole run: see that they all fit now, rather
     // than abort when the first problem makes them.
@@ -457,7 +463,7 @@ fn run_verify(
         if errors.is_empty() {
             String::new()
         } else {
-            format!(", {} unreadable lines", errors.len())
+            format!(", {} unreadable {}", errors.len(), kind.unit())
         }
     );
     ExitCode::from(if !errors.is_empty() {
