@@ -437,8 +437,7 @@ fn run_verify(
         }
     };
     let kind = verify::detect(input, &bytes);
-    let (problems, errors) = match verify::read_problems(&bytes, kind, input, fill_defender_hand)
-    {
+    let (problems, errors) = match verify::read_problems(&bytes, kind, input, fill_defender_hand) {
         Ok(r) => r,
         Err(e) => return bad_input(format!("{input}: {e}")),
     };

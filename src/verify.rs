@@ -6,8 +6,8 @@ use std::path::Path;
 
 use rayon::prelude::*;
 use tsume_generator::line;
-use tsume_solver::tsume::verify::{self, Flaw, Verdict, VerifyOptions};
 use tsume_solver::kif::{self, Encoding};
+use tsume_solver::tsume::verify::{self, Flaw, Verdict, VerifyOptions};
 use tsume_solver::Setup;
 
 /// One problem read from the input.
