@@ -56,7 +56,9 @@ enum Command {
     /// every problem is sound, 1 when any is flawed or unproven, 2 for bad input.
     Verify {
         /// A file with one problem per line (`<sfen> [moves <usi>…]`, or a pack's JSON
-        /// lines with `sfen` and `solution`), or `-` for stdin.
+        /// lines with `sfen` and `solution`), a KIF file (one record, or several as in a
+        /// pack's problems.kif) or a CSA file, whose main lines are the claimed solutions;
+        /// or `-` for stdin.
         input: String,
         /// Nodes per sub-search; a search that runs out makes the verdict "unproven".
         #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]

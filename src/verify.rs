@@ -1,5 +1,6 @@
 //! `tsume verify`: soundness of every problem of a file (one SFEN per line, optionally with
-//! `moves …`, or a pack's JSON lines), with output and exit codes stable enough for CI.
+//! `moves …`, or a pack's JSON lines; or KIF records, one or several as in a pack's
+//! `problems.kif`; or a CSA problem), with output and exit codes stable enough for CI.
 
 use std::io::Write;
 use std::path::Path;

@@ -458,3 +458,43 @@ fn a_malformed_kif_record_is_reported_and_the_others_are_verified() {
     assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), want);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The starter pack's `problems.kif` verifies as its `pack.sfen`, problem by problem: the
+/// same problems in the same order, the same verdicts and lengths. (The unnecessary-piece
+/// check is skipped to keep the test affordable: the question here is whether the records
+/// read as the lines do; `tests/starter_pack.rs` runs every check on the pack.)
+#[test]
+fn the_starter_kif_verifies_as_its_sfen_lines() {
+    let options = [
+        "--threads",
+        "2",
+        "--budget",
+        "1000000",
+        "--hash",
+        "256",
+        "--skip-unnecessary",
+    ];
+    let run = |file: &str| {
+        let mut args = options.to_vec();
+        args.push(file);
+        json_verdicts(&args)
+    };
+    let (kif, kif_code, kif_err) = run("problems/starter/problems.kif");
+    let (sfen, sfen_code, sfen_err) = run("problems/starter/pack.sfen");
+    assert_eq!(sfen_code, Some(0), "{sfen_err}");
+    assert_eq!(kif_code, sfen_code, "{kif_err}");
+    let records = starter_kif_records();
+    assert_eq!(sfen.len(), records.len());
+    assert_eq!(kif.len(), sfen.len());
+    for (i, ((k, s), (first_line, text))) in kif.iter().zip(&sfen).zip(&records).enumerate() {
+        assert_eq!(verdict_fields(k), verdict_fields(s), "problem {}", i + 1);
+        assert_eq!(k["record"], i + 1);
+        assert_eq!(k["line"], *first_line);
+        // The label is the id the generator wrote in the record's comment.
+        let id = text["# problem ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap();
+        assert_eq!(k["label"], id, "problem {}", i + 1);
+    }
+}
