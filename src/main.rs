@@ -56,7 +56,9 @@ enum Command {
     /// every problem is sound, 1 when any is flawed or unproven, 2 for bad input.
     Verify {
         /// A file with one problem per line (`<sfen> [moves <usi>…]`, or a pack's JSON
-        /// lines with `sfen` and `solution`), or `-` for stdin.
+        /// lines with `sfen` and `solution`), a KIF file (one record, or several as in a
+        /// pack's problems.kif) or a CSA file, whose main lines are the claimed solutions;
+        /// or `-` for stdin.
         input: String,
         /// Nodes per sub-search; a search that runs out makes the verdict "unproven".
         #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -424,20 +426,25 @@ fn run_verify(
     fill_defender_hand: bool,
     json: bool,
 ) -> ExitCode {
-    let read = if input == "-" {
-        verify::read_problems(std::io::stdin().lock(), fill_defender_hand)
+    let bytes = if input == "-" {
+        let mut bytes = Vec::new();
+        match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes) {
+            Ok(_) => bytes,
+            Err(e) => return bad_input(format!("reading stdin: {e}")),
+        }
     } else {
-        match std::fs::File::open(input) {
-            Ok(f) => verify::read_problems(std::io::BufReader::new(f), fill_defender_hand),
+        match std::fs::read(input) {
+            Ok(b) => b,
             Err(e) => return bad_input(format!("{input}: {e}")),
         }
     };
-    let (problems, errors) = match read {
+    let kind = verify::detect(input, &bytes);
+    let (problems, errors) = match verify::read_problems(&bytes, kind, input, fill_defender_hand) {
         Ok(r) => r,
         Err(e) => return bad_input(format!("{input}: {e}")),
     };
-    for (line, e) in &errors {
-        eprintln!("tsume: {input}: line {line}: {e}");
+    for e in &errors {
+        eprintln!("tsume: {input}: {e}");
     }
     // Each thread keeps its tables for the whole run: see that they all fit now, rather
     // than abort when the first problem makes them.
@@ -457,7 +464,7 @@ fn run_verify(
         if errors.is_empty() {
             String::new()
         } else {
-            format!(", {} unreadable lines", errors.len())
+            format!(", {} unreadable {}", errors.len(), kind.unit())
         }
     );
     ExitCode::from(if !errors.is_empty() {

@@ -1,62 +1,137 @@
 //! `tsume verify`: soundness of every problem of a file (one SFEN per line, optionally with
-//! `moves …`, or a pack's JSON lines), with output and exit codes stable enough for CI.
+//! `moves …`, or a pack's JSON lines; or KIF records, one or several as in a pack's
+//! `problems.kif`; or a CSA problem), with output and exit codes stable enough for CI.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
+use std::path::Path;
 
 use rayon::prelude::*;
 use tsume_generator::line;
+use tsume_solver::kif::{self, Encoding};
 use tsume_solver::tsume::verify::{self, Flaw, Verdict, VerifyOptions};
 use tsume_solver::Setup;
 
 /// One problem read from the input.
 pub struct Problem {
-    /// 1-based line number in the input.
+    /// 1-based line number in the input (for a record, the line where it starts).
     pub line: usize,
+    /// The 1-based record number, for a problem of a KIF or CSA file.
+    pub record: Option<usize>,
+    /// The record's name (KIF: the generator's `# problem <id>` or a `表題` header).
+    pub label: Option<String>,
     pub setup: Setup,
     /// The claimed solution (USI), if the line gives one.
     pub claimed: Option<Vec<String>>,
 }
 
-/// Problems read, and the unreadable lines as (line number, message).
-pub type ReadProblems = (Vec<Problem>, Vec<(usize, String)>);
+/// What kind of file the input is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// One problem per line: SFEN lines or a pack's JSON lines.
+    Lines,
+    /// KIF records: one problem, or several as in a pack's `problems.kif`.
+    Kif,
+    /// One CSA problem.
+    Csa,
+}
 
-/// Reads every problem (lines as [`tsume_generator::line::parse`] reads them); malformed
-/// lines are returned as `(line, message)` errors.
+impl InputKind {
+    /// The unit a bad piece of input is counted in.
+    pub fn unit(self) -> &'static str {
+        match self {
+            InputKind::Lines => "lines",
+            InputKind::Kif | InputKind::Csa => "records",
+        }
+    }
+}
+
+/// The kind of `name` (a path, or `-` for stdin) with content `bytes`: `.kif`/`.kifu` is
+/// KIF and `.csa` is CSA, as for `tsume solve`; any other name is KIF when a line starts
+/// with `#KIF` or is a KIF move list's header (`手数----`), CSA when a line is `PI` or a
+/// `P1` board row, otherwise lines.
+pub fn detect(name: &str, bytes: &[u8]) -> InputKind {
+    match crate::input::detect(name) {
+        crate::input::Format::Kif => return InputKind::Kif,
+        crate::input::Format::Csa => return InputKind::Csa,
+        _ => {}
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let lines = || text.lines().map(str::trim);
+    if lines().any(|l| l.starts_with("#KIF") || l.starts_with("手数----")) {
+        InputKind::Kif
+    } else if lines().any(|l| l == "PI" || l.starts_with("P1-") || l.starts_with("P1 ")) {
+        InputKind::Csa
+    } else {
+        InputKind::Lines
+    }
+}
+
+/// Problems read, and the unreadable lines or records, each message starting with where
+/// it is (`line 3: …`, `record 2, line 47: …`).
+pub type ReadProblems = (Vec<Problem>, Vec<String>);
+
+/// Reads every problem of `bytes` (from `name`) as `kind` says: lines as
+/// [`tsume_generator::line::parse`] reads them, KIF records as
+/// [`line::read_kif_records`], a CSA problem as [`line::read_csa`]. A malformed line or
+/// record is returned as an error and the others are read; the error is a file that
+/// cannot be decoded at all (a KIF or CSA file in no known encoding).
 pub fn read_problems(
-    reader: impl BufRead,
+    bytes: &[u8],
+    kind: InputKind,
+    name: &str,
     fill_defender_hand: bool,
 ) -> Result<ReadProblems, String> {
     let mut problems = Vec::new();
     let mut errors = Vec::new();
-    let mut reader = reader;
-    let mut buf = Vec::new();
-    for i in 0.. {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => return Err(format!("reading line {}: {e}", i + 1)),
+    let mut push = |line, record, label, read: line::ProblemLine| {
+        let mut setup = read.setup;
+        if fill_defender_hand {
+            setup.fill_hand(!setup.side_to_move);
         }
-        // A byte-order mark (Windows editors write one) is not part of the first line.
-        let raw = match buf.strip_prefix("\u{feff}".as_bytes()) {
-            Some(rest) if i == 0 => rest,
-            _ => &buf[..],
-        };
-        // One line that is not UTF-8 is bad input for that line only.
-        match line::text_of(raw).and_then(line::parse) {
-            Ok(Some(read)) => {
-                let mut setup = read.setup;
-                if fill_defender_hand {
-                    setup.fill_hand(!setup.side_to_move);
+        problems.push(Problem {
+            line,
+            record,
+            label,
+            setup,
+            claimed: read.solution,
+        })
+    };
+    let record = |r: line::RecordProblem| (r.line, Some(r.record), r.label, r.problem);
+    match kind {
+        InputKind::Lines => {
+            for (n, text) in line::lines(bytes) {
+                // One line that is not UTF-8 is bad input for that line only.
+                match text.and_then(line::parse) {
+                    Ok(Some(read)) => push(n, None, None, read),
+                    Ok(None) => {}
+                    Err(e) => errors.push(format!("line {n}: {e}")),
                 }
-                problems.push(Problem {
-                    line: i + 1,
-                    setup,
-                    claimed: read.solution,
-                })
             }
-            Ok(None) => {}
-            Err(e) => errors.push((i + 1, e.to_string())),
+        }
+        InputKind::Kif | InputKind::Csa => {
+            let utf8_only = Path::new(name)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("kifu"));
+            let encoding = if utf8_only {
+                Encoding::Utf8
+            } else {
+                Encoding::Auto
+            };
+            let text = kif::decode(bytes, encoding).map_err(|e| e.to_string())?;
+            let read = if kind == InputKind::Kif {
+                line::read_kif_records(&text)
+            } else {
+                vec![line::read_csa(&text)]
+            };
+            for r in read {
+                match r {
+                    Ok(r) => {
+                        let (n, rec, label, p) = record(r);
+                        push(n, rec, label, p)
+                    }
+                    Err(e) => errors.push(e.to_string()),
+                }
+            }
         }
     }
     Ok((problems, errors))
@@ -96,7 +171,7 @@ fn json_line(p: &Problem, v: &Verdict) -> serde_json::Value {
             o
         })
         .collect();
-    serde_json::json!({
+    let mut o = serde_json::json!({
         "line": p.line,
         "sfen": p.setup.to_string(),
         "verdict": verdict_word(v),
@@ -110,7 +185,23 @@ fn json_line(p: &Problem, v: &Verdict) -> serde_json::Value {
             .collect::<Vec<_>>(),
         "flaws": flaws,
         "nodes": v.nodes,
-    })
+    });
+    if let Some(record) = p.record {
+        o["record"] = record.into();
+    }
+    if let Some(label) = &p.label {
+        o["label"] = label.clone().into();
+    }
+    o
+}
+
+/// Where a problem is: `line 3`, or `record 2 (line 24, <label>)`.
+fn place(p: &Problem) -> String {
+    match (p.record, &p.label) {
+        (None, _) => format!("line {}", p.line),
+        (Some(r), None) => format!("record {r} (line {})", p.line),
+        (Some(r), Some(label)) => format!("record {r} (line {}, {label})", p.line),
+    }
 }
 
 fn text_line(p: &Problem, v: &Verdict) -> String {
@@ -122,8 +213,8 @@ fn text_line(p: &Problem, v: &Verdict) -> String {
             .map(|(ply, m)| format!("; 成生非限定 at ply {ply}: {m} also mates"))
             .collect();
         format!(
-            "line {}: sound: mate in {} ({}){tolerated}",
-            p.line,
+            "{}: sound: mate in {} ({}){tolerated}",
+            place(p),
             v.length.unwrap_or(0),
             v.solution
                 .iter()
@@ -133,7 +224,7 @@ fn text_line(p: &Problem, v: &Verdict) -> String {
         )
     } else {
         let flaws: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
-        format!("line {}: {word}: {}", p.line, flaws.join("; "))
+        format!("{}: {word}: {}", place(p), flaws.join("; "))
     }
 }
 

@@ -4,6 +4,10 @@
 //! it, so one pack reads the same in each (one id rule: [`is_valid_id`]); what a command
 //! needs beyond that (a solution to play, a legal position to draw) it checks itself.
 //!
+//! The record files read as problems too: the generator's `problems.kif` (several KIF
+//! records, [`read_kif_records`]) and a single KIF or CSA problem ([`read_csa`]), each
+//! record's position and main line becoming a [`ProblemLine`] like a line's.
+//!
 //! Only the syntax and the types of the fields are checked here: an SFEN that parses (not
 //! a legal position: [`ProblemLine::position`]), moves as strings (not legal moves).
 
@@ -11,7 +15,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::{Map, Value};
-use tsume_solver::{Position, Setup};
+use tsume_solver::{csa, kif, Move, Position, Setup};
 
 /// The longest id accepted.
 pub const MAX_ID_LEN: usize = 200;
@@ -308,6 +312,112 @@ pub fn read_pack(bytes: &[u8]) -> Result<Vec<PackProblem>, FileError> {
     Ok(problems)
 }
 
+/// The comment the generator writes before each record of `problems.kif`:
+/// `# problem <id> (<length> plies)`.
+pub const KIF_PROBLEM_COMMENT: &str = "# problem ";
+
+/// The KIF headers that name a problem, in order of preference.
+const KIF_TITLE_HEADERS: [&str; 3] = ["表題", "作品名", "題名"];
+
+/// A problem read from a record file (KIF or CSA).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordProblem {
+    /// The record's 1-based number in the file.
+    pub record: usize,
+    /// The 1-based line where the record starts.
+    pub line: usize,
+    /// The problem's name: the id of the generator's `# problem <id>` comment, or a
+    /// `表題`/`作品名`/`題名` header.
+    pub label: Option<String>,
+    /// The position and the main line as the claimed solution (none when the record has no
+    /// move); `id` is the label when it follows the id rule ([`is_valid_id`]).
+    pub problem: ProblemLine,
+}
+
+/// A record of a file that could not be read: its 1-based number and the reader's error
+/// (which names the file's line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub record: usize,
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "record {}, {}", self.record, self.message)
+    }
+}
+
+fn record_problem(
+    record: usize,
+    line: usize,
+    label: Option<String>,
+    setup: Setup,
+    moves: &[Move],
+) -> RecordProblem {
+    let id = label.clone().filter(|l| is_valid_id(l));
+    RecordProblem {
+        record,
+        line,
+        label,
+        problem: ProblemLine {
+            id,
+            setup,
+            solution: (!moves.is_empty()).then(|| moves.iter().map(|m| m.to_string()).collect()),
+            final_alternatives: None,
+            length: None,
+            grade: None,
+            themes: None,
+        },
+    }
+}
+
+/// Reads every record of a KIF file (decoded text): one record, or several as the
+/// generator writes `problems.kif` (split as [`kif::split_records`] does). A bad record is
+/// an error for itself only.
+pub fn read_kif_records(text: &str) -> Vec<Result<RecordProblem, RecordError>> {
+    kif::parse_records(text)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (record, parsed))| {
+            let r = parsed.map_err(|e| RecordError {
+                record: i + 1,
+                message: e.to_string(),
+            })?;
+            let comment_label = record
+                .text
+                .lines()
+                .take_while(|l| !l.trim_start().starts_with("#KIF"))
+                .find_map(|l| l.trim().strip_prefix(KIF_PROBLEM_COMMENT.trim_end()))
+                .and_then(|rest| rest.split_whitespace().next())
+                .map(str::to_string);
+            let header_label = KIF_TITLE_HEADERS.iter().find_map(|title| {
+                r.headers
+                    .iter()
+                    .find(|(key, value)| key == title && !value.is_empty())
+                    .map(|(_, value)| value.clone())
+            });
+            Ok(record_problem(
+                i + 1,
+                record.first_line,
+                comment_label.or(header_label),
+                r.setup,
+                &r.moves,
+            ))
+        })
+        .collect()
+}
+
+/// Reads a CSA file (decoded text) as one problem: the first game's position and moves
+/// (record 1, no label).
+pub fn read_csa(text: &str) -> Result<RecordProblem, RecordError> {
+    let r = csa::parse(text).map_err(|e| RecordError {
+        record: 1,
+        message: e.to_string(),
+    })?;
+    Ok(record_problem(1, 1, None, r.setup, &r.moves))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,6 +490,43 @@ mod tests {
             let e = parse_json(line).unwrap_err().to_string();
             assert!(e.contains(needle), "{line}: {e:?} lacks {needle:?}");
         }
+    }
+
+    #[test]
+    fn kif_records() {
+        let pos = Position::from_sfen(MATE3).unwrap();
+        let mut p = pos.clone();
+        let moves: Vec<Move> = ["2c2b+", "1b1c", "R*2c"]
+            .iter()
+            .map(|u| {
+                let m = p.parse_move(u).unwrap();
+                p.do_move(m);
+                m
+            })
+            .collect();
+        let record = kif::write(&pos, &moves, kif::Ending::Mate);
+        let titled = record.replace("後手の持駒", "表題：詰み三手\n後手の持駒");
+        let text = format!(
+            "{KIF_PROBLEM_COMMENT}abc (3 plies)\n{record}\n{titled}\n{}",
+            record.replace("後手の持駒：", "後手の持駒：竜")
+        );
+        let read = read_kif_records(&text);
+        assert_eq!(read.len(), 3);
+        let first = read[0].as_ref().unwrap();
+        assert_eq!((first.record, first.line), (1, 1));
+        assert_eq!(first.label.as_deref(), Some("abc"));
+        assert_eq!(first.problem.id.as_deref(), Some("abc"));
+        assert_eq!(first.problem.setup.to_string(), MATE3);
+        assert_eq!(
+            first.problem.solution.as_deref().unwrap(),
+            ["2c2b+", "1b1c", "R*2c"]
+        );
+        let second = read[1].as_ref().unwrap();
+        assert_eq!(second.label.as_deref(), Some("詰み三手"));
+        assert_eq!(second.problem.id, None);
+        let e = read[2].as_ref().unwrap_err();
+        assert_eq!(e.record, 3);
+        assert!(e.to_string().starts_with("record 3, line "), "{e}");
     }
 
     #[test]

@@ -456,7 +456,12 @@ impl Pack {
                 .map_err(|e| PackError(format!("pack.jsonl: problem {}: {e}", r.id)))?;
             let moves: Vec<Move> = replay(&pos, &r.solution)
                 .ok_or_else(|| PackError(format!("pack.jsonl: problem {}: bad solution", r.id)))?;
-            kif_text += &format!("# problem {} ({} plies)\n", r.id, r.length);
+            kif_text += &format!(
+                "{}{} ({} plies)\n",
+                crate::line::KIF_PROBLEM_COMMENT,
+                r.id,
+                r.length
+            );
             kif_text += &kif::write(&pos, &moves, Ending::Mate);
             kif_text += "\n";
             *counts.entry(r.length).or_default() += 1;

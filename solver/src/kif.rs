@@ -803,6 +803,74 @@ pub fn parse_setup(text: &str) -> Result<Setup, KifError> {
     parse(text).map(|r| r.setup)
 }
 
+/// One record of a file holding several (see [`split_records`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordText<'a> {
+    /// The 1-based line of the file where the record starts.
+    pub first_line: usize,
+    /// The record's lines, with the comment lines written just before its header.
+    pub text: &'a str,
+}
+
+/// Splits a file of several KIF records, as `tsume generate` writes `problems.kif`: each
+/// `#KIF` header line starts a record, together with the comment lines right before it (a
+/// writer's note about the record, such as the generator's `# problem <id> …`); anything
+/// before the first header belongs to the first record. A text with at most one `#KIF`
+/// line is one record. A UTF-8 byte-order mark is removed.
+pub fn split_records(text: &str) -> Vec<RecordText<'_>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // (byte offset, 1-based number) of each line.
+    let mut starts = Vec::new();
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        starts.push((offset, i + 1, line));
+        offset += line.len();
+    }
+    let is_comment = |line: &str| line.trim_start().starts_with('#') && !is_header(line);
+    let mut cuts = vec![(0, 1)];
+    for (k, &(_, _, line)) in starts.iter().enumerate() {
+        if !is_header(line) {
+            continue;
+        }
+        // Back over the comment lines just before the header.
+        let mut first = k;
+        while first > 0 && is_comment(starts[first - 1].2) {
+            first -= 1;
+        }
+        let (at, number, _) = starts[first];
+        if at > cuts.last().expect("not empty").0 {
+            cuts.push((at, number));
+        }
+    }
+    cuts.iter()
+        .enumerate()
+        .map(|(i, &(at, first_line))| RecordText {
+            first_line,
+            text: &text[at..cuts.get(i + 1).map_or(text.len(), |c| c.0)],
+        })
+        .collect()
+}
+
+/// A `#KIF version=… encoding=…` header line.
+fn is_header(line: &str) -> bool {
+    line.trim_start().starts_with("#KIF")
+}
+
+/// Parses every record of a file of several (see [`split_records`]); the line numbers of
+/// the errors are the file's.
+pub fn parse_records(text: &str) -> Vec<(RecordText<'_>, Result<KifRecord, KifError>)> {
+    split_records(text)
+        .into_iter()
+        .map(|r| {
+            let parsed = parse(r.text).map_err(|e| KifError {
+                line: e.line + r.first_line - 1,
+                kind: e.kind,
+            });
+            (r, parsed)
+        })
+        .collect()
+}
+
 /// How a written record ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -969,6 +1037,51 @@ mod tests {
         let text = write(&start, &[], Ending::None);
         assert!(text.contains("手合割：平手"));
         assert_eq!(parse(&text).unwrap().setup, start.to_setup());
+    }
+
+    #[test]
+    fn several_records_in_one_file() {
+        let pos = Position::from_sfen("6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1").unwrap();
+        let moves = parse(TSUME).unwrap().moves;
+        let record = write(&pos, &moves, Ending::Mate);
+        let header_lines = record.lines().count();
+        // As the generator writes a pack's problems.kif: a comment, the record, a blank line.
+        let mut text = "\u{feff}".to_string();
+        for (i, body) in [
+            record.as_str(),
+            &record.replace("２三飛打", "２三角打"),
+            &record,
+        ]
+        .iter()
+        .enumerate()
+        {
+            text += &format!("# problem p{i} (3 plies)\n{body}\n");
+        }
+        let records = parse_records(&text);
+        assert_eq!(records.len(), 3);
+        let step = header_lines + 2;
+        for (i, (r, _)) in records.iter().enumerate() {
+            assert_eq!(r.first_line, 1 + i * step);
+            assert!(
+                r.text.starts_with(&format!("# problem p{i} ")),
+                "{}",
+                r.text
+            );
+        }
+        assert_eq!(records[0].1.as_ref().unwrap().moves, moves);
+        assert_eq!(records[2].1.as_ref().unwrap().moves, moves);
+        // The second record's bad third move is reported at its line in the file.
+        let e = records[1].1.as_ref().unwrap_err();
+        let third = text
+            .lines()
+            .position(|l| l.contains("２三角打"))
+            .expect("the bad move")
+            + 1;
+        assert_eq!(e.line, third, "{e}");
+        // One record (no `#KIF` line, or one) is the whole text.
+        assert_eq!(split_records(TSUME).len(), 1);
+        assert_eq!(split_records(&record).len(), 1);
+        assert_eq!(split_records(&record)[0].text, record);
     }
 
     #[test]
