@@ -60,6 +60,10 @@ struct PageProblem {
     attacker: &'static str,
     /// The SFEN before each ply of the solution and after the last: `length + 1` entries.
     positions: Vec<String>,
+    /// The legal moves where the user plays, the attacker's turns: entry `i` is for
+    /// `positions[2 * i]`, its USI moves sorted and joined by spaces (`(length + 1) / 2`
+    /// entries). The script only looks clicks up in them.
+    legal: Vec<String>,
     moves: Vec<PageMove>,
     alternatives: Vec<Alternative>,
     /// The diagram of the problem, an inline `<svg>` (in the list, not in the data).
@@ -155,6 +159,7 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
         grade: read.grade,
         themes: read.themes.clone().unwrap_or_default(),
         positions: line.positions,
+        legal: line.legal,
         moves: line.moves,
         alternatives: line.alternatives,
         thumbnail,
@@ -165,6 +170,8 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
 struct PlayedLine {
     /// The SFEN before each ply and after the last.
     positions: Vec<String>,
+    /// The attacker's legal moves before each of its plies ([`legal_moves_text`]).
+    legal: Vec<String>,
     moves: Vec<PageMove>,
     /// The accepted final alternatives, without repeats or the solution's own last move.
     alternatives: Vec<Alternative>,
@@ -187,6 +194,7 @@ fn play_solution(
     }
     let mut p = pos.clone();
     let mut positions = vec![p.to_sfen()];
+    let mut legal = Vec::with_capacity(solution.len().div_ceil(2));
     let mut moves = Vec::with_capacity(solution.len());
     let mut previous_to = None;
     // Where the alternatives are played instead of the last move, and the destination of
@@ -198,6 +206,9 @@ fn play_solution(
             .map_err(|e| format!("solution move {} ({usi}): {e}", i + 1))?;
         if i + 1 == solution.len() {
             before_last = (p.clone(), previous_to);
+        }
+        if i % 2 == 0 {
+            legal.push(legal_moves_text(&p));
         }
         moves.push(page_move(&p, m, previous_to));
         previous_to = Some(m.to());
@@ -215,9 +226,18 @@ fn play_solution(
     }
     Ok(PlayedLine {
         positions,
+        legal,
         moves,
         alternatives: accepted,
     })
+}
+
+/// Every legal move of `pos` in USI, sorted and joined by spaces: the page's list of the
+/// moves a click may make there.
+fn legal_moves_text(pos: &Position) -> String {
+    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    moves.sort_unstable();
+    moves.join(" ")
 }
 
 /// A move with its side mark and Japanese (`previous_to` makes a recapture `同`).
@@ -430,6 +450,37 @@ mod tests {
         assert_eq!(p.alternatives[0].usi, "G*2b");
         assert_eq!(p.alternatives[0].ja, "▲２二金打");
         assert!(p.alternatives[0].sfen.starts_with("8k/7G1/7+R1/"));
+    }
+
+    /// The embedded legal moves of each of the attacker's positions are exactly the rules
+    /// core's `legal_moves()` there, one per attacker's turn.
+    #[test]
+    fn the_attackers_positions_carry_their_legal_moves() {
+        // A pawn at 7b: it may only promote on 7a.
+        let forced = r#"{"id":"f","sfen":"4k4/2P6/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l16p 1","solution":["G*5b"]}"#;
+        for text in [MATE3, forced] {
+            let p = parse_line(text).unwrap();
+            assert_eq!(p.legal.len(), p.length.div_ceil(2));
+            for (i, legal) in p.legal.iter().enumerate() {
+                let pos = Position::from_sfen(&p.positions[2 * i]).unwrap();
+                let mut want: Vec<String> =
+                    pos.legal_moves().iter().map(|m| m.to_string()).collect();
+                want.sort();
+                let got: Vec<&str> = legal.split(' ').collect();
+                assert_eq!(got, want, "{} ply {}", p.id, 2 * i);
+                assert!(got.contains(&p.moves[2 * i].usi.as_str()));
+            }
+        }
+        let p = parse_line(MATE3).unwrap();
+        let first: Vec<&str> = p.legal[0].split(' ').collect();
+        // The pawn at 2c may promote on 2b or not; the rook drops on empty squares only; no
+        // bishop in hand, no bishop drop.
+        assert!(first.contains(&"2c2b+") && first.contains(&"2c2b"));
+        assert!(first.contains(&"R*5e") && !first.contains(&"R*1b"));
+        assert!(!first.iter().any(|m| m.starts_with("B*")));
+        let p = parse_line(forced).unwrap();
+        assert!(p.legal[0].split(' ').any(|m| m == "7b7a+"));
+        assert!(!p.legal[0].split(' ').any(|m| m == "7b7a"));
     }
 
     #[test]
