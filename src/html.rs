@@ -1,15 +1,18 @@
 //! `tsume html`: a pack as one self-contained, offline HTML page to browse and solve.
 //!
 //! The page (`src/html/page.html`, with `style.css` and `app.js` inlined) has a list of
-//! the problems with thumbnails (the `tsume render` diagrams, inline SVG), length and
-//! grade, filters by length and grade, and a problem view where the user plays the
-//! solution by clicking squares.
+//! the problems with thumbnails (the `tsume render` board, inline SVG, with the hands
+//! written as text under it), length and grade, filters by length and grade, and a problem
+//! view where the user plays the solution by clicking squares.
 //!
 //! Every position the page can show is computed here, by the rules core: for each problem
-//! the SFEN before each ply of the solution and after each accepted final alternative.
-//! The script then only parses SFENs and compares the clicked move with the expected USI
-//! move, so the page cannot drift from the rules (a wrong move is never played, and a
-//! right one shows the rules core's position after it).
+//! the SFEN before each ply of the solution and after each accepted final alternative, and
+//! the attacker's legal moves (USI) before each of its plies. The script then only parses
+//! SFENs and looks clicks up: a click that makes no legal move does nothing, the selected
+//! piece's legal destinations are highlighted, 成/不成 is asked only when both are legal,
+//! and a legal move is compared with the expected one. So the page cannot drift from the
+//! rules (a wrong move is never played, and a right one shows the rules core's position
+//! after it).
 //!
 //! Reading is strict: a pack line the page could not show correctly (bad JSON, bad SFEN,
 //! an illegal move in the solution or final alternatives…) is an error naming the line and
@@ -19,9 +22,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use tsume_generator::line::{self, LineError, ProblemLine};
-use tsume_solver::{notation, Color, Move, Position, Square};
+use tsume_solver::{notation, Color, Move, PieceKind, Position, Setup, Square};
 
-use crate::render::{escape, render_svg, RenderOptions};
+use crate::render::{escape, hand_text, render_svg, RenderOptions};
 
 /// The file a pack directory holds its problems in.
 const PACK_FILE: &str = "pack.jsonl";
@@ -69,6 +72,9 @@ struct PageProblem {
     /// The diagram of the problem, an inline `<svg>` (in the list, not in the data).
     #[serde(skip)]
     thumbnail: String,
+    /// The hands as the card writes them under the diagram ([`card_hands`]).
+    #[serde(skip)]
+    hands: [String; 2],
 }
 
 /// Runs `tsume html DIR [--out FILE]`; returns the file written (`None` for stdout).
@@ -148,7 +154,8 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
     let alternatives = read.final_alternatives.as_deref().unwrap_or_default();
     let line = play_solution(&pos, solution, alternatives).map_err(|e| read.error(e))?;
     check_length(read.length, line.moves.len()).map_err(|e| read.error(e))?;
-    let thumbnail = thumbnail(&pos, &id);
+    let thumbnail = thumbnail(&pos);
+    let hands = card_hands(&pos);
     Ok(PageProblem {
         length: line.moves.len(),
         attacker: match pos.side_to_move() {
@@ -163,6 +170,7 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
         moves: line.moves,
         alternatives: line.alternatives,
         thumbnail,
+        hands,
     })
 }
 
@@ -283,16 +291,36 @@ fn check_length(length: Option<u64>, solution_len: usize) -> Result<(), String> 
     }
 }
 
-/// The problem's diagram for the list, as inline SVG.
-fn thumbnail(pos: &Position, id: &str) -> String {
+/// The problem's diagram for the list, as inline SVG: the board only, the hands are
+/// written as text on the card ([`card_hands`]), and its title is the SFEN (the id is in
+/// the link, not on the card).
+fn thumbnail(pos: &Position) -> String {
     let svg = render_svg(
         pos,
         &RenderOptions {
-            title: Some(id.to_string()),
+            board_only: true,
             ..RenderOptions::default()
         },
     );
     inline_svg(&svg)
+}
+
+/// The attacker's hand and the defender's, as the card writes them: `▲持駒 金二`, and
+/// `△持駒 残り全部` when the defender holds every piece that is neither on the board nor
+/// in the attacker's hand (the tsume convention), else its hand as it is.
+fn card_hands(pos: &Position) -> [String; 2] {
+    let attacker = pos.side_to_move();
+    let defender = !attacker;
+    let setup = Setup::from_sfen(&pos.to_sfen()).expect("a position's SFEN reads back");
+    let full = PieceKind::HAND
+        .into_iter()
+        .all(|k| setup.count(k) == u32::from(k.full_set_count()));
+    let defender_text = if full && !pos.hand(defender).is_empty() {
+        format!("{}持駒 残り全部", notation::side_mark(defender))
+    } else {
+        hand_text(defender, pos.hand(defender))
+    };
+    [hand_text(attacker, pos.hand(attacker)), defender_text]
 }
 
 /// An SVG document made fit to inline in HTML: the HTML parser puts `<svg>` in the SVG
@@ -405,10 +433,12 @@ fn card(number: usize, p: &PageProblem) -> String {
         )
     };
     format!(
-        r##"<li class="card" data-id="{id}" data-length="{len}" data-grade="{grade_attr}"><a href="#problem={id}"><span class="thumb">{svg}</span><span class="meta"><b class="number">#{number}</b> <span class="length">{len}手詰</span> <span class="grade">{grade_text}</span></span><span class="id">{id}</span>{themes}</a></li>
+        r##"<li class="card" data-id="{id}" data-length="{len}" data-grade="{grade_attr}"><a href="#problem={id}"><span class="thumb">{svg}</span><span class="hands"><span>{attacker}</span> <span>{defender}</span></span><span class="meta"><b class="number">#{number}</b> <span class="length">{len}手詰</span> <span class="grade">{grade_text}</span></span>{themes}</a></li>
 "##,
         len = p.length,
         svg = p.thumbnail,
+        attacker = escape(&p.hands[0]),
+        defender = escape(&p.hands[1]),
     )
 }
 
@@ -538,6 +568,28 @@ mod tests {
         let p = parse_line(line).unwrap();
         assert_eq!(p.attacker, "w");
         assert_eq!(p.moves[0].ja, "△５八金打");
+    }
+
+    #[test]
+    fn cards_write_the_hands_and_keep_the_id_in_the_link_only() {
+        let p = parse_line(MATE3).unwrap();
+        let html = card(1, &p);
+        assert!(html.contains(r#"data-id="m3""#) && html.contains(r##"href="#problem=m3""##));
+        assert_eq!(html.matches("m3").count(), 2, "the id is not shown: {html}");
+        // Every piece is accounted for: the defender holds the rest.
+        assert!(html.contains("<span>▲持駒 飛</span> <span>△持駒 残り全部</span>"));
+        assert_eq!(html.matches("<svg ").count(), 1);
+        assert!(
+            !html.contains(r#"class="hand "#),
+            "no hands inside the diagram"
+        );
+        // Not a full set: the defender's hand as it is (here empty).
+        let w = r#"{"id":"w","sfen":"9/9/9/9/9/9/4p4/9/4K4 w g 1","solution":["G*5h"]}"#;
+        let html = card(2, &parse_line(w).unwrap());
+        assert!(html.contains("<span>△持駒 金</span> <span>▲持駒 なし</span>"));
+        let partial = r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G2r 1","solution":["G*5b"]}"#;
+        let html = card(3, &parse_line(partial).unwrap());
+        assert!(html.contains("<span>▲持駒 金</span> <span>△持駒 飛二</span>"));
     }
 
     #[test]

@@ -240,8 +240,13 @@ async function checkList(page, data) {
     const card = page.locator(`#cards .card[data-id="${p.id}"]`);
     assert.ok(await card.isVisible(), `card ${p.id} visible`);
     assert.ok(await card.locator('svg').isVisible(), `thumbnail of ${p.id}`);
+    const text = await card.innerText();
+    assert.ok(!text.includes(p.id), `the card of ${p.id} does not show its id: ${text}`);
+    const [att, def] = p.attacker === 'b' ? ['▲', '△'] : ['△', '▲'];
+    assert.match(text, new RegExp(`${att}持駒 .+\n${def}持駒 .+`), `the card of ${p.id} writes both hands`);
+    assert.equal(await card.locator('a').getAttribute('href'), `#problem=${p.id}`);
   }
-  ok(`the list shows ${data.problems.length} problems with thumbnails`);
+  ok(`the list shows ${data.problems.length} problems with thumbnails and hands, the ids in the links only`);
   await shot(page, 'list');
 
   const shortest = Math.min(...data.problems.map((p) => p.length));
