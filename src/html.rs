@@ -583,6 +583,17 @@ mod tests {
             !html.contains(r#"class="hand "#),
             "no hands inside the diagram"
         );
+        // The defender's king (White's, at 1b) is 玉, drawn upside down.
+        let king = html
+            .split("<text ")
+            .find(|t| t.contains(r#"data-square="1b""#))
+            .unwrap();
+        assert!(
+            king.starts_with(r#"class="piece defender""#) && king.contains("rotate(180"),
+            "{king}"
+        );
+        assert!(king.contains(">玉<"), "{king}");
+        assert!(!html.contains('王'));
         // Not a full set: the defender's hand as it is (here empty).
         let w = r#"{"id":"w","sfen":"9/9/9/9/9/9/4p4/9/4K4 w g 1","solution":["G*5h"]}"#;
         let html = card(2, &parse_line(w).unwrap());

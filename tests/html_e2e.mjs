@@ -170,6 +170,11 @@ async function checkLegality(page, problem) {
     const occupied = await page.$$eval('#board .piece.defender', (ps) => ps.map((p) => p.parentElement.dataset.square));
     tries.push([`${hand[0]}*`, occupied[0]]);
   }
+  // The defender's king is 玉 (upside down), an attacker's king 王.
+  const kings = await page.$$eval('#board .piece', (ps) => ps.filter((p) => /[玉王]/.test(p.textContent))
+    .map((p) => `${p.classList.contains('attacker') ? 'attacker' : 'defender'}:${p.textContent}`));
+  assert.ok(kings.includes('defender:玉'), `the defender's king is 玉: ${kings}`);
+  assert.ok(!kings.includes('defender:王') && !kings.includes('attacker:玉'), `kings: ${kings}`);
   const before = await boardState(page);
   const statusBefore = await status(page).textContent();
   for (const [from, to] of tries) {
