@@ -136,7 +136,7 @@
       MARK[problem.attacker] + ' to play and mate in ' + problem.length + ') · ' + grade;
     $('problem-themes').textContent = problem.themes.length ? 'Themes: ' + problem.themes.join(', ') : '';
     document.title = '#' + number + ' ' + problem.id;
-    setStatus('idle', MARK[problem.attacker] + ' to play. Click a piece (or a piece in hand), then the square to move it to.');
+    setStatus('idle', MARK[problem.attacker] + ' to play. Click a piece (or a piece in hand), then one of its highlighted squares.');
     render();
   }
 
