@@ -1,15 +1,18 @@
 //! `tsume html`: a pack as one self-contained, offline HTML page to browse and solve.
 //!
 //! The page (`src/html/page.html`, with `style.css` and `app.js` inlined) has a list of
-//! the problems with thumbnails (the `tsume render` diagrams, inline SVG), length and
-//! grade, filters by length and grade, and a problem view where the user plays the
-//! solution by clicking squares.
+//! the problems with thumbnails (the `tsume render` board, inline SVG, with the hands
+//! written as text under it), length and grade, filters by length and grade, and a problem
+//! view where the user plays the solution by clicking squares.
 //!
 //! Every position the page can show is computed here, by the rules core: for each problem
-//! the SFEN before each ply of the solution and after each accepted final alternative.
-//! The script then only parses SFENs and compares the clicked move with the expected USI
-//! move, so the page cannot drift from the rules (a wrong move is never played, and a
-//! right one shows the rules core's position after it).
+//! the SFEN before each ply of the solution and after each accepted final alternative, and
+//! the attacker's legal moves (USI) before each of its plies. The script then only parses
+//! SFENs and looks clicks up: a click that makes no legal move does nothing, the selected
+//! piece's legal destinations are highlighted, 成/不成 is asked only when both are legal,
+//! and a legal move is compared with the expected one. So the page cannot drift from the
+//! rules (a wrong move is never played, and a right one shows the rules core's position
+//! after it).
 //!
 //! Reading is strict: a pack line the page could not show correctly (bad JSON, bad SFEN,
 //! an illegal move in the solution or final alternatives…) is an error naming the line and
@@ -19,9 +22,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use tsume_generator::line::{self, LineError, ProblemLine};
-use tsume_solver::{notation, Color, Move, Position, Square};
+use tsume_solver::{notation, Color, Move, PieceKind, Position, Setup, Square};
 
-use crate::render::{escape, render_svg, RenderOptions};
+use crate::render::{escape, hand_text, render_svg, RenderOptions};
 
 /// The file a pack directory holds its problems in.
 const PACK_FILE: &str = "pack.jsonl";
@@ -60,11 +63,18 @@ struct PageProblem {
     attacker: &'static str,
     /// The SFEN before each ply of the solution and after the last: `length + 1` entries.
     positions: Vec<String>,
+    /// The legal moves where the user plays, the attacker's turns: entry `i` is for
+    /// `positions[2 * i]`, its USI moves sorted and joined by spaces (`(length + 1) / 2`
+    /// entries). The script only looks clicks up in them.
+    legal: Vec<String>,
     moves: Vec<PageMove>,
     alternatives: Vec<Alternative>,
     /// The diagram of the problem, an inline `<svg>` (in the list, not in the data).
     #[serde(skip)]
     thumbnail: String,
+    /// The hands as the card writes them under the diagram ([`card_hands`]).
+    #[serde(skip)]
+    hands: [String; 2],
 }
 
 /// Runs `tsume html DIR [--out FILE]`; returns the file written (`None` for stdout).
@@ -144,7 +154,8 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
     let alternatives = read.final_alternatives.as_deref().unwrap_or_default();
     let line = play_solution(&pos, solution, alternatives).map_err(|e| read.error(e))?;
     check_length(read.length, line.moves.len()).map_err(|e| read.error(e))?;
-    let thumbnail = thumbnail(&pos, &id);
+    let thumbnail = thumbnail(&pos);
+    let hands = card_hands(&pos);
     Ok(PageProblem {
         length: line.moves.len(),
         attacker: match pos.side_to_move() {
@@ -155,9 +166,11 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
         grade: read.grade,
         themes: read.themes.clone().unwrap_or_default(),
         positions: line.positions,
+        legal: line.legal,
         moves: line.moves,
         alternatives: line.alternatives,
         thumbnail,
+        hands,
     })
 }
 
@@ -165,6 +178,8 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
 struct PlayedLine {
     /// The SFEN before each ply and after the last.
     positions: Vec<String>,
+    /// The attacker's legal moves before each of its plies ([`legal_moves_text`]).
+    legal: Vec<String>,
     moves: Vec<PageMove>,
     /// The accepted final alternatives, without repeats or the solution's own last move.
     alternatives: Vec<Alternative>,
@@ -187,6 +202,7 @@ fn play_solution(
     }
     let mut p = pos.clone();
     let mut positions = vec![p.to_sfen()];
+    let mut legal = Vec::with_capacity(solution.len().div_ceil(2));
     let mut moves = Vec::with_capacity(solution.len());
     let mut previous_to = None;
     // Where the alternatives are played instead of the last move, and the destination of
@@ -198,6 +214,9 @@ fn play_solution(
             .map_err(|e| format!("solution move {} ({usi}): {e}", i + 1))?;
         if i + 1 == solution.len() {
             before_last = (p.clone(), previous_to);
+        }
+        if i % 2 == 0 {
+            legal.push(legal_moves_text(&p));
         }
         moves.push(page_move(&p, m, previous_to));
         previous_to = Some(m.to());
@@ -215,9 +234,18 @@ fn play_solution(
     }
     Ok(PlayedLine {
         positions,
+        legal,
         moves,
         alternatives: accepted,
     })
+}
+
+/// Every legal move of `pos` in USI, sorted and joined by spaces: the page's list of the
+/// moves a click may make there.
+fn legal_moves_text(pos: &Position) -> String {
+    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    moves.sort_unstable();
+    moves.join(" ")
 }
 
 /// A move with its side mark and Japanese (`previous_to` makes a recapture `同`).
@@ -263,16 +291,36 @@ fn check_length(length: Option<u64>, solution_len: usize) -> Result<(), String> 
     }
 }
 
-/// The problem's diagram for the list, as inline SVG.
-fn thumbnail(pos: &Position, id: &str) -> String {
+/// The problem's diagram for the list, as inline SVG: the board only, the hands are
+/// written as text on the card ([`card_hands`]), and its title is the SFEN (the id is in
+/// the link, not on the card).
+fn thumbnail(pos: &Position) -> String {
     let svg = render_svg(
         pos,
         &RenderOptions {
-            title: Some(id.to_string()),
+            board_only: true,
             ..RenderOptions::default()
         },
     );
     inline_svg(&svg)
+}
+
+/// The attacker's hand and the defender's, as the card writes them: `▲持駒 金二`, and
+/// `△持駒 残り全部` when the defender holds every piece that is neither on the board nor
+/// in the attacker's hand (the tsume convention), else its hand as it is.
+fn card_hands(pos: &Position) -> [String; 2] {
+    let attacker = pos.side_to_move();
+    let defender = !attacker;
+    let setup = Setup::from_sfen(&pos.to_sfen()).expect("a position's SFEN reads back");
+    let full = PieceKind::HAND
+        .into_iter()
+        .all(|k| setup.count(k) == u32::from(k.full_set_count()));
+    let defender_text = if full && !pos.hand(defender).is_empty() {
+        format!("{}持駒 残り全部", notation::side_mark(defender))
+    } else {
+        hand_text(defender, pos.hand(defender))
+    };
+    [hand_text(attacker, pos.hand(attacker)), defender_text]
 }
 
 /// An SVG document made fit to inline in HTML: the HTML parser puts `<svg>` in the SVG
@@ -385,10 +433,12 @@ fn card(number: usize, p: &PageProblem) -> String {
         )
     };
     format!(
-        r##"<li class="card" data-id="{id}" data-length="{len}" data-grade="{grade_attr}"><a href="#problem={id}"><span class="thumb">{svg}</span><span class="meta"><b class="number">#{number}</b> <span class="length">{len}手詰</span> <span class="grade">{grade_text}</span></span><span class="id">{id}</span>{themes}</a></li>
+        r##"<li class="card" data-id="{id}" data-length="{len}" data-grade="{grade_attr}"><a href="#problem={id}"><span class="thumb">{svg}</span><span class="hands"><span>{attacker}</span> <span>{defender}</span></span><span class="meta"><b class="number">#{number}</b> <span class="length">{len}手詰</span> <span class="grade">{grade_text}</span></span>{themes}</a></li>
 "##,
         len = p.length,
         svg = p.thumbnail,
+        attacker = escape(&p.hands[0]),
+        defender = escape(&p.hands[1]),
     )
 }
 
@@ -430,6 +480,37 @@ mod tests {
         assert_eq!(p.alternatives[0].usi, "G*2b");
         assert_eq!(p.alternatives[0].ja, "▲２二金打");
         assert!(p.alternatives[0].sfen.starts_with("8k/7G1/7+R1/"));
+    }
+
+    /// The embedded legal moves of each of the attacker's positions are exactly the rules
+    /// core's `legal_moves()` there, one per attacker's turn.
+    #[test]
+    fn the_attackers_positions_carry_their_legal_moves() {
+        // A pawn at 7b: it may only promote on 7a.
+        let forced = r#"{"id":"f","sfen":"4k4/2P6/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l16p 1","solution":["G*5b"]}"#;
+        for text in [MATE3, forced] {
+            let p = parse_line(text).unwrap();
+            assert_eq!(p.legal.len(), p.length.div_ceil(2));
+            for (i, legal) in p.legal.iter().enumerate() {
+                let pos = Position::from_sfen(&p.positions[2 * i]).unwrap();
+                let mut want: Vec<String> =
+                    pos.legal_moves().iter().map(|m| m.to_string()).collect();
+                want.sort();
+                let got: Vec<&str> = legal.split(' ').collect();
+                assert_eq!(got, want, "{} ply {}", p.id, 2 * i);
+                assert!(got.contains(&p.moves[2 * i].usi.as_str()));
+            }
+        }
+        let p = parse_line(MATE3).unwrap();
+        let first: Vec<&str> = p.legal[0].split(' ').collect();
+        // The pawn at 2c may promote on 2b or not; the rook drops on empty squares only; no
+        // bishop in hand, no bishop drop.
+        assert!(first.contains(&"2c2b+") && first.contains(&"2c2b"));
+        assert!(first.contains(&"R*5e") && !first.contains(&"R*1b"));
+        assert!(!first.iter().any(|m| m.starts_with("B*")));
+        let p = parse_line(forced).unwrap();
+        assert!(p.legal[0].split(' ').any(|m| m == "7b7a+"));
+        assert!(!p.legal[0].split(' ').any(|m| m == "7b7a"));
     }
 
     #[test]
@@ -487,6 +568,39 @@ mod tests {
         let p = parse_line(line).unwrap();
         assert_eq!(p.attacker, "w");
         assert_eq!(p.moves[0].ja, "△５八金打");
+    }
+
+    #[test]
+    fn cards_write_the_hands_and_keep_the_id_in_the_link_only() {
+        let p = parse_line(MATE3).unwrap();
+        let html = card(1, &p);
+        assert!(html.contains(r#"data-id="m3""#) && html.contains(r##"href="#problem=m3""##));
+        assert_eq!(html.matches("m3").count(), 2, "the id is not shown: {html}");
+        // Every piece is accounted for: the defender holds the rest.
+        assert!(html.contains("<span>▲持駒 飛</span> <span>△持駒 残り全部</span>"));
+        assert_eq!(html.matches("<svg ").count(), 1);
+        assert!(
+            !html.contains(r#"class="hand "#),
+            "no hands inside the diagram"
+        );
+        // The defender's king (White's, at 1b) is 玉, drawn upside down.
+        let king = html
+            .split("<text ")
+            .find(|t| t.contains(r#"data-square="1b""#))
+            .unwrap();
+        assert!(
+            king.starts_with(r#"class="piece defender""#) && king.contains("rotate(180"),
+            "{king}"
+        );
+        assert!(king.contains(">玉<"), "{king}");
+        assert!(!html.contains('王'));
+        // Not a full set: the defender's hand as it is (here empty).
+        let w = r#"{"id":"w","sfen":"9/9/9/9/9/9/4p4/9/4K4 w g 1","solution":["G*5h"]}"#;
+        let html = card(2, &parse_line(w).unwrap());
+        assert!(html.contains("<span>△持駒 金</span> <span>▲持駒 なし</span>"));
+        let partial = r#"{"id":"x","sfen":"4k4/9/4P4/9/9/9/9/9/9 b G2r 1","solution":["G*5b"]}"#;
+        let html = card(3, &parse_line(partial).unwrap());
+        assert!(html.contains("<span>▲持駒 金</span> <span>△持駒 飛二</span>"));
     }
 
     #[test]

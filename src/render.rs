@@ -56,6 +56,10 @@ pub struct RenderOptions {
     pub attacker: Option<Color>,
     /// Text of the SVG `<title>` (not drawn), e.g. the problem's id.
     pub title: Option<String>,
+    /// Draw the board and its coordinates only, without the hands (whose text, written
+    /// vertically, is too small to read in a thumbnail: `tsume html` writes it as text
+    /// beside the drawing instead).
+    pub board_only: bool,
 }
 
 /// The character drawn for a piece. `attacker` tells which side's king is 王.
@@ -192,10 +196,17 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
     let attacker = opts.attacker.unwrap_or(pos.side_to_move());
     let defender = !attacker;
     let mut svg = String::with_capacity(16 * 1024);
+    // Without the hands, the drawing is cut down to the board and its coordinates.
+    let (x, w) = if opts.board_only {
+        (BOARD_X - MARGIN, BOARD_W + RANK_LABELS + 2.0 * MARGIN)
+    } else {
+        (0.0, WIDTH)
+    };
     let _ = writeln!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="{FONT_FAMILY}">"#,
-        w = num(WIDTH),
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x} 0 {w} {h}" width="{w}" height="{h}" font-family="{FONT_FAMILY}">"#,
+        x = num(x),
+        w = num(w),
         h = num(HEIGHT),
     );
     let title = match &opts.title {
@@ -349,6 +360,10 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
     svg.push_str("</g>\n");
 
     // Hands: the attacker's to the right, the defender's to the left.
+    if opts.board_only {
+        svg.push_str("</svg>\n");
+        return svg;
+    }
     write_hand(
         &mut svg,
         "attacker",
@@ -416,6 +431,7 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
             last_move: last,
             attacker: Some(attacker),
             title: None,
+            board_only: false,
         },
     ))
 }
@@ -741,6 +757,41 @@ mod tests {
         assert_eq!(usi.pos, Position::from_sfen(MATE3).unwrap());
         assert_eq!(usi.moves, ["2c2b+"]);
         assert!(parse_sfen_with_moves("9/9 b - 1").is_err());
+    }
+
+    #[test]
+    fn board_only_leaves_out_the_hands_and_keeps_the_board_in_view() {
+        let pos = Position::from_sfen(MATE3).unwrap();
+        let full = parse(&render_svg(&pos, &RenderOptions::default()));
+        assert_eq!(with_class(&full, "hand").count(), 2);
+        let svg = render_svg(
+            &pos,
+            &RenderOptions {
+                board_only: true,
+                ..RenderOptions::default()
+            },
+        );
+        let doc = parse(&svg);
+        assert_eq!(with_class(&doc, "hand").count(), 0, "no hands");
+        let view: Vec<f64> = doc
+            .root_element()
+            .attribute("viewBox")
+            .unwrap()
+            .split(' ')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let (left, right) = (view[0], view[0] + view[2]);
+        assert!(right - left < WIDTH - 2.0 * HAND_W, "narrower: {view:?}");
+        // Every piece and coordinate is inside the view, with the board's frame.
+        for n in doc.descendants().filter(|n| n.has_tag_name("text")) {
+            let x: f64 = n.attribute("x").unwrap().parse().unwrap();
+            assert!(
+                left < x && x < right,
+                "{:?} at x={x} outside {view:?}",
+                n.text()
+            );
+        }
+        assert!(left < BOARD_X && BOARD_X + BOARD_W < right);
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //! headless Chromium.
 //!
 //! `page_plays_in_headless_chromium` generates the page for [`E2E_PACK`] and runs
-//! `tests/html_e2e.mjs` (playwright-core driving Debian's `chromium`): open a problem, play
-//! its first move by clicking, check the board changed and the move was accepted, play a
-//! wrong move and check it is refused, and more; screenshots go to
+//! `tests/html_e2e.mjs` (playwright-core driving Debian's `chromium`): open a problem, check
+//! that selecting a piece highlights its legal destinations and that a click making no
+//! legal move does nothing, play its first move by clicking, check the board changed and
+//! the move was accepted, play a wrong move and check it is refused, play a forced
+//! promotion without a 成/不成 question, and more; screenshots go to
 //! `target/html-e2e/screenshots/`. It needs `node`, `chromium` and playwright-core in
 //! `target/html-e2e/node` (or `TSUME_E2E_NODE_DIR`), which `.ci/run` installs:
 //! `npm install --prefix target/html-e2e/node --no-save playwright-core@1.65.1`. So it is
@@ -17,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{stderr, stdout, tsume};
+use tsume_solver::Position;
 
 const EXIT_BAD_INPUT: i32 = 2;
 
@@ -115,6 +118,25 @@ fn the_page_is_one_offline_file_with_every_problem() {
         let length = p["length"].as_u64().unwrap() as usize;
         assert_eq!(p["moves"].as_array().unwrap().len(), length);
         assert_eq!(p["positions"].as_array().unwrap().len(), length + 1);
+    }
+    // The legal moves the page looks clicks up in: the rules core's, at each of the
+    // attacker's turns.
+    for p in problems {
+        let length = p["length"].as_u64().unwrap() as usize;
+        let legal = p["legal"].as_array().unwrap();
+        assert_eq!(legal.len(), length.div_ceil(2), "{}", p["id"]);
+        for (i, moves) in legal.iter().enumerate() {
+            let sfen = p["positions"][2 * i].as_str().unwrap();
+            let mut want: Vec<String> = Position::from_sfen(sfen)
+                .unwrap()
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+            want.sort();
+            let got: Vec<&str> = moves.as_str().unwrap().split(' ').collect();
+            assert_eq!(got, want, "{} before ply {}", p["id"], 2 * i + 1);
+        }
     }
     let mate3 = &problems[1];
     assert_eq!(

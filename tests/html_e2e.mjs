@@ -9,7 +9,9 @@
 // The script reads the page's own data (`#pack-data`), so it works with any pack: it
 // opens the first problem of 3 moves or more, plays its first move by clicking, checks
 // the board changed and the move was accepted, plays a wrong move and checks it is
-// refused (board unchanged), steps back and forward, reveals the solution, finishes a
+// refused (board unchanged), checks the legality the page embeds (the selected piece's
+// legal destinations are highlighted, a click that makes no legal move does nothing: no
+// 成/不成 question, no "not the solution"; a forced promotion is not asked), steps back and forward, reveals the solution, finishes a
 // problem with a final alternative and plays one where White attacks when the pack has
 // them, and checks the layout on a phone-sized screen. Screenshots go to SCREENSHOT_DIR. Any page error, console error or
 // request that is not a local file fails the run.
@@ -92,28 +94,142 @@ async function waitForPly(page, n) {
   await page.waitForSelector(`#problem-view[data-ply="${n}"]`);
 }
 
+/** The attacker's legal moves (USI) at `ply` of a problem, from the page's data. */
+const legalAt = (problem, ply) => problem.legal[ply / 2].split(' ');
+
 /**
- * A move that is not accepted here, from what is on the screen: a drop from the
- * attacker's hand on an empty square if there is one, else a board move to an empty
- * square (neither promoting nor not in the accepted moves).
+ * A legal move that is not accepted here: a drop if there is one, else a board move
+ * (neither promoting nor not in the accepted moves).
  */
-async function wrongMove(page, accepted) {
-  const { hand, pieces, empty } = await page.evaluate(() => ({
-    hand: Array.from(document.querySelectorAll('#hand-attacker [data-hand]')).map((b) => b.dataset.hand),
+function wrongMove(problem, ply, accepted) {
+  const legal = legalAt(problem, ply);
+  const wrong = (usi) => !accepted.includes(usi.replace(/\+$/, '')) && !accepted.includes(usi.replace(/\+?$/, '+'));
+  const move = legal.find((usi) => usi[1] === '*' && wrong(usi)) || legal.find(wrong);
+  if (!move) throw new Error('no wrong move to try');
+  return move;
+}
+
+/** The squares marked as legal destinations, sorted. */
+const targetSquares = (page) =>
+  page.$$eval('#board .sq.target', (squares) => squares.map((s) => s.dataset.square).sort());
+
+/** The destinations of the legal moves starting with `prefix` (`7c` or `G*`), sorted. */
+function destinations(legal, prefix) {
+  return [...new Set(legal.filter((u) => u.startsWith(prefix)).map((u) => u.slice(2, 4)))].sort();
+}
+
+/**
+ * At the start of `problem` (open, nothing played): selecting a piece highlights exactly
+ * its legal destinations, for every attacker piece on the board and in hand; a click on a
+ * square no legal move reaches does nothing (no 成/不成 question, no verdict, the board
+ * and the selection unchanged).
+ */
+async function checkLegality(page, problem) {
+  const legal = legalAt(problem, 0);
+  const attacker = problem.attacker;
+  const { pieces, hand, all } = await page.evaluate(() => ({
     pieces: Array.from(document.querySelectorAll('#board .piece.attacker')).map((p) => p.parentElement.dataset.square),
-    empty: Array.from(document.querySelectorAll('#board .sq')).filter((s) => !s.querySelector('.piece')).map((s) => s.dataset.square),
+    hand: Array.from(document.querySelectorAll('#hand-attacker [data-hand]')).map((b) => b.dataset.hand),
+    all: Array.from(document.querySelectorAll('#board .sq')).map((s) => s.dataset.square),
   }));
-  for (const kind of hand) {
-    for (const to of empty) {
-      if (!accepted.includes(`${kind}*${to}`)) return `${kind}*${to}`;
-    }
-  }
+  assert.deepEqual(await targetSquares(page), [], 'nothing highlighted before a selection');
+  let highlighted = 0;
   for (const from of pieces) {
-    for (const to of empty) {
-      if (!accepted.includes(from + to) && !accepted.includes(`${from}${to}+`)) return from + to;
+    await page.click(`#board [data-square="${from}"]`);
+    const want = destinations(legal, from);
+    assert.deepEqual(await targetSquares(page), want, `the legal destinations of ${from}`);
+    highlighted += want.length;
+    await page.click(`#board [data-square="${from}"]`);
+    assert.deepEqual(await targetSquares(page), [], `${from} deselected`);
+  }
+  for (const kind of hand) {
+    await page.click(`#hand-attacker [data-hand="${kind}"]`);
+    const want = destinations(legal, `${kind}*`);
+    assert.deepEqual(await targetSquares(page), want, `the legal drops of ${kind}`);
+    highlighted += want.length;
+    await page.click(`#hand-attacker [data-hand="${kind}"]`);
+  }
+  assert.ok(highlighted > 0, 'some destination was highlighted');
+  ok(`${problem.id}: selecting each of ${pieces.length + hand.length} pieces highlights exactly its legal destinations`);
+
+  // An impossible click: a piece to a square it cannot reach (not one of its own pieces),
+  // preferring the far ranks, where a promotable piece used to be asked 成/不成.
+  const far = (sq) => (attacker === 'b' ? 'abc' : 'ghi').includes(sq[1]);
+  const candidates = [];
+  for (const from of pieces) {
+    const reach = destinations(legal, from);
+    for (const to of all) {
+      if (!reach.includes(to) && !pieces.includes(to)) candidates.push([from, to]);
     }
   }
-  throw new Error('no wrong move to try');
+  candidates.sort((a, b) => Number(far(b[1])) - Number(far(a[1])));
+  assert.ok(candidates.length, 'an unreachable square to click');
+  const tries = candidates.slice(0, 3);
+  if (hand.length) {
+    // A drop on an occupied square is never legal.
+    const occupied = await page.$$eval('#board .piece.defender', (ps) => ps.map((p) => p.parentElement.dataset.square));
+    tries.push([`${hand[0]}*`, occupied[0]]);
+  }
+  // The defender's king is 玉 (upside down), an attacker's king 王.
+  const kings = await page.$$eval('#board .piece', (ps) => ps.filter((p) => /[玉王]/.test(p.textContent))
+    .map((p) => `${p.classList.contains('attacker') ? 'attacker' : 'defender'}:${p.textContent}`));
+  assert.ok(kings.includes('defender:玉'), `the defender's king is 玉: ${kings}`);
+  assert.ok(!kings.includes('defender:王') && !kings.includes('attacker:玉'), `kings: ${kings}`);
+  const before = await boardState(page);
+  const statusBefore = await status(page).textContent();
+  for (const [from, to] of tries) {
+    const selector = from.endsWith('*')
+      ? `#hand-attacker [data-hand="${from[0]}"]`
+      : `#board [data-square="${from}"]`;
+    await page.click(selector);
+    await page.click(`#board [data-square="${to}"]`);
+    await page.waitForTimeout(100);
+    assert.ok(await page.locator('#promote').isHidden(), `no 成/不成 question for ${from}→${to}`);
+    assert.equal(await status(page).getAttribute('data-state'), 'idle', `no verdict for ${from}→${to}`);
+    assert.equal(await status(page).textContent(), statusBefore);
+    assert.equal(await boardState(page), before, `${from}→${to} changed nothing`);
+    assert.equal(await ply(page), 0);
+    assert.equal(await page.locator('.selected').count(), 1, `${from} is still the selection`);
+    await page.click(selector);
+    assert.equal(await page.locator('.selected').count(), 0);
+  }
+  ok(`impossible clicks do nothing (${tries.map(([f, t]) => f + '→' + t).join(', ')})`);
+}
+
+/**
+ * A promotion that is forced (only the promoting move is legal) is played without a
+ * 成/不成 question; without one in the pack, a board move that cannot promote.
+ */
+async function checkNoQuestion(page, data) {
+  let found = null;
+  for (const kind of ['forced promotion', 'move that cannot promote']) {
+    for (const p of data.problems) {
+      for (let i = 0; i < p.length && !found; i += 2) {
+        const usi = p.moves[i].usi;
+        const legal = legalAt(p, i);
+        if (usi[1] === '*') continue;
+        const forced = usi.endsWith('+') && !legal.includes(usi.slice(0, -1));
+        const plainOnly = !usi.endsWith('+') && !legal.includes(usi + '+');
+        if (kind === 'forced promotion' ? forced : plainOnly) found = { problem: p, ply: i, usi, kind };
+      }
+    }
+    if (found) break;
+  }
+  assert.ok(found, 'a board move that is not asked about');
+  const { problem, ply: at, usi, kind } = found;
+  await page.click('#to-list');
+  await openProblem(page, problem.id);
+  for (let i = 0; i < at; i += 2) {
+    await clickMove(page, problem.moves[i].usi);
+    await waitForPly(page, i + 2);
+  }
+  await page.click(`#board [data-square="${usi.slice(0, 2)}"]`);
+  await page.click(`#board [data-square="${usi.slice(2, 4)}"]`);
+  await page.waitForSelector('#status[data-state="correct"], #status[data-state="solved"]');
+  assert.ok(await page.locator('#promote').isHidden(), 'no 成/不成 question');
+  assert.equal(await ply(page), at + 1);
+  ok(`the ${kind} ${usi} (${problem.moves[at].ja}) of ${problem.id} is played without a 成/不成 question`);
+  await shot(page, 'no-question');
 }
 
 async function openProblem(page, id) {
@@ -129,8 +245,13 @@ async function checkList(page, data) {
     const card = page.locator(`#cards .card[data-id="${p.id}"]`);
     assert.ok(await card.isVisible(), `card ${p.id} visible`);
     assert.ok(await card.locator('svg').isVisible(), `thumbnail of ${p.id}`);
+    const text = await card.innerText();
+    assert.ok(!text.includes(p.id), `the card of ${p.id} does not show its id: ${text}`);
+    const [att, def] = p.attacker === 'b' ? ['▲', '△'] : ['△', '▲'];
+    assert.match(text, new RegExp(`${att}持駒 .+\n${def}持駒 .+`), `the card of ${p.id} writes both hands`);
+    assert.equal(await card.locator('a').getAttribute('href'), `#problem=${p.id}`);
   }
-  ok(`the list shows ${data.problems.length} problems with thumbnails`);
+  ok(`the list shows ${data.problems.length} problems with thumbnails and hands, the ids in the links only`);
   await shot(page, 'list');
 
   const shortest = Math.min(...data.problems.map((p) => p.length));
@@ -159,6 +280,12 @@ async function playFirstMoveAndAWrongOne(page, problem) {
   await openProblem(page, problem.id);
   await shot(page, 'problem-start');
   const start = await boardState(page);
+  await checkLegality(page, problem);
+  // The selection, shown with its destinations.
+  const shown = (await page.$$eval('#board .piece.attacker', (ps) => ps.map((p) => p.parentElement.dataset.square)))[0];
+  await page.click(`#board [data-square="${shown}"]`);
+  await shot(page, 'destinations');
+  await page.click(`#board [data-square="${shown}"]`);
   const first = problem.moves[0].usi;
   await clickMove(page, first);
   await page.waitForSelector('#status[data-state="correct"]');
@@ -178,7 +305,7 @@ async function playFirstMoveAndAWrongOne(page, problem) {
   const accepted = [problem.moves[2].usi];
   if (problem.length === 3) accepted.push(...problem.alternatives.map((a) => a.usi));
   const before = await boardState(page);
-  const wrong = await wrongMove(page, accepted);
+  const wrong = wrongMove(problem, 2, accepted);
   await clickMove(page, wrong);
   await page.waitForSelector('#status[data-state="wrong"]');
   assert.match(await status(page).textContent(), /not the solution/);
@@ -292,6 +419,7 @@ async function main() {
     } else {
       console.log('# no problem of this pack has a final alternative: that check is skipped');
     }
+    await checkNoQuestion(page, data);
     const white = data.problems.find((p) => p.attacker === 'w' && p.length >= 3);
     if (white) {
       await playWhiteAttacker(page, white);

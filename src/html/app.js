@@ -1,7 +1,9 @@
 // tsume html: the page's script. The data (`#pack-data`) holds, per problem, every
 // position the page can show (the SFEN before each ply of the solution and after each
-// accepted final alternative), computed by the rules core. So this script never needs
-// the rules: it parses SFENs, turns clicks into a USI move and compares it with the
+// accepted final alternative), and the attacker's legal moves (USI) before each of its
+// plies, computed by the rules core. So this script never needs the rules: it parses
+// SFENs, looks clicks up in the legal moves (a click that makes no legal move does
+// nothing; 成/不成 is asked only when both are legal), and compares the move with the
 // expected one. A wrong move is refused without being played.
 (function () {
   'use strict';
@@ -19,7 +21,6 @@
   const DRAWN = { K: '玉', R: '飛', B: '角', G: '金', S: '銀', N: '桂', L: '香', P: '歩',
     '+R': '龍', '+B': '馬', '+S': '全', '+N': '圭', '+L': '杏', '+P': 'と' };
   const WRITTEN = Object.assign({}, DRAWN, { '+S': '成銀', '+N': '成桂', '+L': '成香' });
-  const PROMOTABLE = new Set(['P', 'L', 'N', 'S', 'B', 'R']);
   const MARK = { b: '▲', w: '△' };
 
   const $ = function (id) { return document.getElementById(id); };
@@ -63,24 +64,11 @@
   };
   const opponent = function (color) { return color === 'b' ? 'w' : 'b'; };
 
-  /** Rows from the mover's far side: 0 is the last rank, where pawns must promote. */
-  function ranksFromFarSide(square, color) {
-    return color === 'b' ? rankIndex(square) : 8 - rankIndex(square);
-  }
-
-  /** The USI moves a click from `from` to `to` can mean: with and/or without promotion. */
-  function boardMoveOptions(piece, from, to) {
-    const plain = from + to;
-    const zone = ranksFromFarSide(from, piece.color) <= 2 || ranksFromFarSide(to, piece.color) <= 2;
-    if (!PROMOTABLE.has(piece.kind) || !zone) return [plain];
-    const far = ranksFromFarSide(to, piece.color);
-    const mustPromote = ((piece.kind === 'P' || piece.kind === 'L') && far === 0) ||
-      (piece.kind === 'N' && far <= 1);
-    return mustPromote ? [plain + '+'] : [plain, plain + '+'];
-  }
-
-  /** A move in Japanese (`▲２三銀不成`), for moves that are not in the data (wrong ones). */
-  function moveJa(position, usi, previousTo) {
+  /**
+   * A move in Japanese (`▲２三銀不成`), for moves that are not in the data (wrong ones);
+   * `legal` is the set of legal moves there (不成 is written when promoting was legal).
+   */
+  function moveJa(position, usi, previousTo, legal) {
     const to = usi.slice(2, 4);
     const mover = position.turn;
     let text = MARK[mover] + (previousTo === to ? '同' : squareJa(to));
@@ -88,7 +76,7 @@
     const piece = position.squares[usi.slice(0, 2)];
     text += WRITTEN[piece.kind];
     if (usi.endsWith('+')) return text + '成';
-    return boardMoveOptions(piece, usi.slice(0, 2), to).length === 2 ? text + '不成' : text;
+    return legal.has(usi + '+') ? text + '不成' : text;
   }
 
   /** The destination square of a USI move (drops too). */
@@ -148,7 +136,7 @@
       MARK[problem.attacker] + ' to play and mate in ' + problem.length + ') · ' + grade;
     $('problem-themes').textContent = problem.themes.length ? 'Themes: ' + problem.themes.join(', ') : '';
     document.title = '#' + number + ' ' + problem.id;
-    setStatus('idle', MARK[problem.attacker] + ' to play. Click a piece (or a piece in hand), then the square to move it to.');
+    setStatus('idle', MARK[problem.attacker] + ' to play. Click a piece (or a piece in hand), then one of its highlighted squares.');
     render();
   }
 
@@ -210,6 +198,22 @@
     return moves;
   }
 
+  /** The attacker's legal moves (a set of USI moves) at `ply`, one of its turns. */
+  function legalAt(ply) {
+    return new Set(view.problem.legal[ply / 2].split(' '));
+  }
+
+  /** The squares the selected piece (on the board or in hand) can legally move to. */
+  function targets() {
+    if (!view.selected || !attackerToMove()) return new Set();
+    const prefix = view.selected.drop ? view.selected.drop + '*' : view.selected.from;
+    const squares = new Set();
+    for (const usi of legalAt(view.ply)) {
+      if (usi.startsWith(prefix)) squares.add(destination(usi));
+    }
+    return squares;
+  }
+
   /** The Japanese of the line's move at index `i` (an alternative once played). */
   function lineJa(i) {
     const problem = view.problem;
@@ -226,12 +230,14 @@
     const problem = view.problem;
     const position = positionAt(view.ply);
     const last = view.ply > 0 ? destination(view.line[view.ply - 1]) : null;
+    const reachable = targets();
     for (const button of $('board').children) {
       const square = button.dataset.square;
       const piece = position.squares[square];
       button.textContent = '';
       button.classList.toggle('last', square === last);
       button.classList.toggle('selected', !!view.selected && view.selected.from === square);
+      button.classList.toggle('target', reachable.has(square));
       let label = squareJa(square);
       if (piece) {
         const span = document.createElement('span');
@@ -242,6 +248,7 @@
         button.appendChild(span);
         label += ' ' + MARK[piece.color] + span.textContent;
       }
+      if (reachable.has(square)) label += ' (legal destination)';
       button.setAttribute('aria-label', label);
     }
     renderHand($('hand-attacker'), position, problem.attacker, true);
@@ -333,14 +340,17 @@
     }
     const selected = view.selected;
     if (!selected) return;
+    // Only a legal move is played or asked about: any other click does nothing.
+    const legal = legalAt(view.ply);
     if (selected.drop) {
-      tryMove(selected.drop + '*' + square);
+      if (legal.has(selected.drop + '*' + square)) tryMove(selected.drop + '*' + square);
       return;
     }
-    const options = boardMoveOptions(position.squares[selected.from], selected.from, square);
+    const plain = selected.from + square;
+    const options = [plain, plain + '+'].filter(function (usi) { return legal.has(usi); });
     if (options.length === 1) {
       tryMove(options[0]);
-    } else {
+    } else if (options.length === 2) {
       askPromotion(options);
     }
   }
@@ -378,7 +388,7 @@
     view.selected = null;
     if (acceptedAt(ply).indexOf(usi) < 0) {
       const previousTo = ply > 0 ? destination(view.line[ply - 1]) : null;
-      setStatus('wrong', '✗ ' + moveJa(position, usi, previousTo) + ' is not the solution. Try again.');
+      setStatus('wrong', '✗ ' + moveJa(position, usi, previousTo, legalAt(ply)) + ' is not the solution. Try again.');
       render();
       return;
     }
