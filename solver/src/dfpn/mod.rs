@@ -409,26 +409,15 @@ pub fn first_mate_for_on_this_thread(
     }
 }
 
-/// Shortens a raw mate of `length` plies just proven in `table` by "mate within L − 2?"
-/// searches, each given at most `cap` nodes, before anything else is searched: the proven
-/// ones reuse the proof tree in the table and cost little; the last one, a disproof, is what
-/// costs (the minimality proof), and is given up at the cap. `found` hears of each shorter
-/// mate (its length, a line read from the table, the nodes spent here so far). Returns the
-/// shortest length found, or the limit of `limits` (for all these searches together) that
-/// stopped them, and the nodes spent.
+/// Shortens a raw mate by `attacker` (whichever side is to move in `pos`) of `length`
+/// plies just proven in `table` by "mate within L − 2?" searches, each given at most `cap`
+/// nodes, before anything else is searched: the proven ones reuse the proof tree in the
+/// table and cost little; the last one, a disproof, is what costs (the minimality proof),
+/// and is given up at the cap. `found` hears of each shorter mate (its length, a line read
+/// from the table, the nodes spent here so far). Returns the shortest length found, or the
+/// limit of `limits` (for all these searches together) that stopped them, and the nodes
+/// spent.
 pub fn shorten_cheaply_on_this_thread(
-    pos: &Position,
-    limits: &Limits,
-    table: &mut Table,
-    length: u16,
-    cap: u64,
-    found: impl FnMut(u16, Option<Vec<Move>>, u64),
-) -> (Result<u16, Stop>, u64) {
-    shorten_cheaply_for_on_this_thread(pos, pos.side_to_move(), limits, table, length, cap, found)
-}
-
-/// [`shorten_cheaply_on_this_thread`] for a mate by `attacker`, whichever side is to move.
-pub fn shorten_cheaply_for_on_this_thread(
     pos: &Position,
     attacker: Color,
     limits: &Limits,
@@ -441,11 +430,12 @@ pub fn shorten_cheaply_for_on_this_thread(
     let mut nodes = 0;
     while length >= 3 {
         let left = limits.node_limit.map(|n| n.saturating_sub(nodes));
+        // Whether the cap, not the limit for all, is what stops this search.
         let capped = left.is_none_or(|l| cap < l);
         let mut root = pos.clone();
         root.clear_history();
         let limits = Limits {
-            node_limit: Some(if capped { cap } else { left.unwrap_or(cap) }),
+            node_limit: Some(left.map_or(cap, |l| l.min(cap))),
             ..limits.clone()
         };
         let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);

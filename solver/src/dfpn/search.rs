@@ -439,7 +439,7 @@ impl<'t> Search<'t> {
                     break;
                 }
             }
-            if !mate {
+            if lookup_first && !mate {
                 for c in children.iter_mut().filter(|c| c.fresh) {
                     c.fresh = false;
                     self.evaluate_new_and_child(c, budget);
@@ -656,8 +656,8 @@ impl<'t> Search<'t> {
             }
             children.push(c);
         }
-        if refuted.is_none() {
-            // (Only with `lookup_first`: every move has its child, in order.)
+        if lookup_first && refuted.is_none() {
+            // Every move has its child here, in order.
             for (c, &(key, _, _)) in children.iter_mut().zip(keys.iter()) {
                 if !c.fresh {
                     continue;

@@ -199,7 +199,7 @@ fn solve_for(
             on_progress: None,
         };
         let cap = first.nodes / SHORTENING_CAP_DIVISOR + SHORTENING_CAP_MIN;
-        let (shortened, shortening_nodes) = dfpn::shorten_cheaply_for_on_this_thread(
+        let (shortened, shortening_nodes) = dfpn::shorten_cheaply_on_this_thread(
             pos,
             attacker,
             &raw_limits,
