@@ -136,7 +136,7 @@ pub(super) fn salt_of(missing: Hand) -> u64 {
 }
 
 pub struct Search<'t> {
-    pub table: &'t mut Table,
+    pub table: &'t Table,
     pub pos: Position,
     pub attacker: Color,
     pub defences: Defences,
@@ -175,7 +175,7 @@ pub(super) struct Scratch {
 }
 
 impl<'t> Search<'t> {
-    pub fn new(table: &'t mut Table, pos: Position, limits: Limits) -> Search<'t> {
+    pub fn new(table: &'t Table, pos: Position, limits: Limits) -> Search<'t> {
         let attacker = pos.side_to_move();
         Search::with_rules(table, pos, attacker, limits, Defences::All)
     }
@@ -183,7 +183,7 @@ impl<'t> Search<'t> {
     /// A search of `pos` (either side to move) for a mate by `attacker`, the defender
     /// choosing among `defences`.
     pub fn with_rules(
-        table: &'t mut Table,
+        table: &'t Table,
         pos: Position,
         attacker: Color,
         limits: Limits,

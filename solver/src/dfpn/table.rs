@@ -18,6 +18,27 @@
 //! entry of an older generation is an empty slot. Clearing is then free, so a caller that
 //! solves many small problems (the generator, `tsume verify`) keeps one table instead of
 //! zeroing megabytes for each problem.
+//!
+//! # Shared by threads
+//!
+//! A table is probed and written through `&self` by every thread of a parallel search, with
+//! no lock: each entry is four atomic words written and read one by one (relaxed), so a
+//! reader may see an entry half-written by another thread (*torn*), and two writers may
+//! race for a slot. The first word holds the key XORed with a hash of the other three
+//! ([`checked_key`]): a torn entry's words do not hash to their key, so it reads as some
+//! other position's entry and is ignored; it passes only when the hash of mixed words
+//! happens to equal, as rarely as two positions' 64-bit keys collide, which every table
+//! keyed by Zobrist hashes accepts already. What a race can do, then, is lose an entry (a
+//! slot overwritten, or cleared as redundant, by another thread's store), which costs a
+//! search, never an answer:
+//! - a *proven* or *disproven* entry read intact is a proof or disproof some thread made,
+//!   and holds whatever else the table holds;
+//! - an *unknown* entry is only an estimate: one from a racing thread steers the search,
+//!   and cannot make it prove or disprove anything;
+//! - the fill rate ([`Table::hashfull`]) is sampled from the slots, not counted, so no
+//!   counter is shared between threads.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -75,23 +96,37 @@ struct Entry {
     generation: u32,
 }
 
+/// The first word of an entry: its key bound to the other three words by a hash of them,
+/// so that words from two different writes (a torn entry) do not pass for an entry of the
+/// key (see the module doc). An empty slot (all zero) has key `checked_key(0, [0; 3])`,
+/// but no `amount`, which marks it empty.
+#[inline]
+fn checked_key(key: u64, w: [u64; 3]) -> u64 {
+    const M: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = w[0].wrapping_mul(M);
+    h = (h ^ (h >> 29) ^ w[1]).wrapping_mul(M);
+    h = (h ^ (h >> 29) ^ w[2]).wrapping_mul(M);
+    key ^ h ^ (h >> 32)
+}
+
 impl Entry {
-    /// Four words: key; hand | pn << 32; dn | len << 32 | best << 48; amount | generation
-    /// << 32.
+    /// Four words: the checked key (see [`checked_key`]); hand | pn << 32; dn | len << 32 |
+    /// best << 48; amount | generation << 32.
     #[inline]
     fn pack(&self) -> [u64; 4] {
-        [
-            self.key,
+        let data = [
             self.hand.raw() as u64 | (self.pn as u64) << 32,
             self.dn as u64 | (self.len as u64) << 32 | (self.best as u64) << 48,
             self.amount as u64 | (self.generation as u64) << 32,
-        ]
+        ];
+        [checked_key(self.key, data), data[0], data[1], data[2]]
     }
 
+    /// The entry whose words these are; a torn entry comes out with a key of no position.
     #[inline]
     fn unpack(w: [u64; 4]) -> Entry {
         Entry {
-            key: w[0],
+            key: checked_key(w[0], [w[1], w[2], w[3]]),
             hand: Hand::from_raw(w[1] as u32),
             pn: (w[1] >> 32) as u32,
             dn: w[2] as u32,
@@ -155,12 +190,13 @@ impl std::fmt::Display for TableAllocError {
 
 impl std::error::Error for TableAllocError {}
 
+/// See the module doc: a fixed-size table of entries with hand superiority, shared by the
+/// threads of a search.
 pub struct Table {
-    /// Entries packed as four words each (see [`Entry::pack`]): a zeroed `u64` buffer is
+    /// Entries packed as four words each (see [`Entry::pack`]): a zeroed buffer is
     /// allocated lazily by the OS, so a large table costs nothing until it is used.
-    slots: Vec<[u64; 4]>,
+    slots: Box<[[AtomicU64; 4]]>,
     mask: usize,
-    used: usize,
     /// Entries of other generations are empty slots.
     generation: u32,
 }
@@ -188,12 +224,11 @@ impl Table {
             .try_reserve_exact(len)
             .map_err(|_| TableAllocError { megabytes })?;
         drop(probe);
-        let slots = vec![[0u64; 4]; len];
+        let slots = zeroed_atomic_slots(len);
         advise_huge_pages(&slots);
         Ok(Table {
             slots,
             mask: clusters - 1,
-            used: 0,
             generation: 0,
         })
     }
@@ -208,15 +243,17 @@ impl Table {
                 self.generation = 0;
             }
         }
-        self.used = 0;
     }
 
     /// Writes every slot once (empty), so that no later probe or store pays for the first
     /// touch of a page: for timing harnesses that must not count the table's memory being
     /// faulted in ([`Table::clear`] no longer touches it).
     pub fn fault_in(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = [0; 4]);
-        self.used = 0;
+        for slot in self.slots.iter_mut() {
+            for word in slot.iter_mut() {
+                *word.get_mut() = 0;
+            }
+        }
     }
 
     /// Bytes allocated.
@@ -224,14 +261,25 @@ impl Table {
         self.slots.len() * std::mem::size_of::<[u64; 4]>()
     }
 
-    /// Fill rate in per mille (as USI `hashfull`).
+    /// Fill rate in per mille (as USI `hashfull`), sampled from the first
+    /// [`HASHFULL_SAMPLE`] slots (entries are spread evenly over the table by their keys).
     pub fn hashfull(&self) -> usize {
-        self.used * 1000 / self.slots.len()
+        let sample = self.slots.len().min(HASHFULL_SAMPLE);
+        let live = (0..sample)
+            .filter(|&i| self.is_live(&self.entry(i)))
+            .count();
+        live * 1000 / sample
     }
 
     #[inline]
     fn entry(&self, i: usize) -> Entry {
-        Entry::unpack(self.slots[i])
+        let s = &self.slots[i];
+        Entry::unpack([
+            s[0].load(Relaxed),
+            s[1].load(Relaxed),
+            s[2].load(Relaxed),
+            s[3].load(Relaxed),
+        ])
     }
 
     /// Whether `e` is an entry of this generation (not an empty slot).
@@ -241,8 +289,11 @@ impl Table {
     }
 
     #[inline]
-    fn set_entry(&mut self, i: usize, e: Entry) {
-        self.slots[i] = e.pack();
+    fn set_entry(&self, i: usize, e: Entry) {
+        let s = &self.slots[i];
+        for (word, value) in s.iter().zip(e.pack()) {
+            word.store(value, Relaxed);
+        }
     }
 
     #[inline]
@@ -334,7 +385,7 @@ impl Table {
     /// Stores an unknown result for exactly (`key`, `hand`, `remaining`).
     #[allow(clippy::too_many_arguments)]
     pub fn store_unknown(
-        &mut self,
+        &self,
         key: u64,
         hand: Hand,
         remaining: u16,
@@ -361,7 +412,7 @@ impl Table {
 
     /// Stores a proof: mate within `len` plies for every hand ⊇ `proof_hand`.
     pub fn store_proven(
-        &mut self,
+        &self,
         key: u64,
         proof_hand: Hand,
         len: u16,
@@ -388,7 +439,7 @@ impl Table {
     }
 
     /// Stores a disproof: no mate within `bound` plies for every hand ⊆ `disproof_hand`.
-    pub fn store_disproven(&mut self, key: u64, disproof_hand: Hand, bound: u16, amount: u32) {
+    pub fn store_disproven(&self, key: u64, disproof_hand: Hand, bound: u16, amount: u32) {
         let e = Entry {
             key,
             hand: disproof_hand,
@@ -408,7 +459,7 @@ impl Table {
 
     /// Writes `new` over the first entry of its key that `replaces` accepts (clearing any
     /// further ones), else into an empty slot, else over the least valuable entry.
-    fn store(&mut self, new: Entry, replaces: impl Fn(&Entry) -> bool) {
+    fn store(&self, new: Entry, replaces: impl Fn(&Entry) -> bool) {
         let range = self.cluster(new.key);
         let mut target: Option<usize> = None;
         let mut empty: Option<usize> = None;
@@ -424,7 +475,6 @@ impl Table {
                     target = Some(i);
                 } else {
                     self.set_entry(i, Entry::default());
-                    self.used -= 1;
                     empty.get_or_insert(i);
                 }
                 continue;
@@ -435,10 +485,7 @@ impl Table {
         }
         let slot = match (target, empty) {
             (Some(i), _) => i,
-            (None, Some(i)) => {
-                self.used += 1;
-                i
-            }
+            (None, Some(i)) => i,
             (None, None) => weakest.expect("a full cluster has a weakest entry").1,
         };
         let mut new = new;
@@ -447,6 +494,28 @@ impl Table {
         }
         self.set_entry(slot, new);
     }
+}
+
+/// The slots [`Table::hashfull`] samples.
+const HASHFULL_SAMPLE: usize = 8192;
+
+/// `len` zeroed slots, allocated as zeroed memory, which the OS provides lazily (a large
+/// table costs nothing until it is used).
+fn zeroed_atomic_slots(len: usize) -> Box<[[AtomicU64; 4]]> {
+    let words: Box<[[u64; 4]]> = vec![[0u64; 4]; len].into_boxed_slice();
+    // SAFETY: `AtomicU64` has the same size, alignment and bit validity as `u64` (its
+    // documentation guarantees the same in-memory representation), so `[[u64; 4]]` and
+    // `[[AtomicU64; 4]]` have one layout, and the allocation is handed over whole, with
+    // the same length and the same allocator. The safe counterpart,
+    // [`zeroed_atomic_slots_by_writing`], writes every word (touching every page);
+    // `tests::both_allocations_give_the_same_empty_table` checks they agree.
+    unsafe { Box::from_raw(Box::into_raw(words) as *mut [[AtomicU64; 4]]) }
+}
+
+/// [`zeroed_atomic_slots`] without `unsafe`: every word written, so every page touched.
+#[cfg(test)]
+fn zeroed_atomic_slots_by_writing(len: usize) -> Box<[[AtomicU64; 4]]> {
+    (0..len).map(|_| Default::default()).collect()
 }
 
 /// Hints the CPU to fetch the cache line holding `p` (a no-op where no hint exists).
@@ -469,7 +538,7 @@ fn prefetch_line<T>(p: *const T) {
 /// with 4 KiB pages most of them also miss the TLB (10 % of the search time on 煙詰 with a
 /// 2 GiB table). Smaller tables are left alone (see [`HUGE_PAGE_TABLE_BYTES`]). Only
 /// advice: the memory and its contents are the same either way.
-fn advise_huge_pages(slots: &[[u64; 4]]) {
+fn advise_huge_pages(slots: &[[AtomicU64; 4]]) {
     #[cfg(target_os = "linux")]
     if std::mem::size_of_val(slots) >= HUGE_PAGE_TABLE_BYTES {
         // SAFETY: `madvise` with MADV_HUGEPAGE changes no mapping and no contents; the
@@ -495,9 +564,25 @@ mod tests {
     use super::*;
     use crate::piece::PieceKind::*;
 
+    fn words(t: &Table, i: usize) -> [u64; 4] {
+        let s = &t.slots[i];
+        [0, 1, 2, 3].map(|w| s[w].load(Relaxed))
+    }
+
+    fn all_zero(t: &Table) -> bool {
+        (0..t.slots.len()).all(|i| words(t, i) == [0; 4])
+    }
+
+    /// Live entries, counted.
+    fn live(t: &Table) -> usize {
+        (0..t.slots.len())
+            .filter(|&i| t.is_live(&t.entry(i)))
+            .count()
+    }
+
     #[test]
     fn superiority() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let key = 42;
         let g = Hand::EMPTY.add(Gold);
         let gs = g.add(Silver);
@@ -533,7 +618,7 @@ mod tests {
         let mut small = Table::new(1);
         let g = Hand::EMPTY.add(Gold);
         for t in [&mut big, &mut small] {
-            assert!(t.slots.iter().all(|s| *s == [0; 4]));
+            assert!(all_zero(t));
             t.store_proven(7, g, 5, None, 3);
             t.store_disproven(8, g, NO_MATE, 3);
         }
@@ -548,7 +633,7 @@ mod tests {
     fn prefetch_changes_nothing() {
         // The prefetch hint (unsafe on x86-64) against its safe counterpart, doing nothing:
         // every probe answers the same with and without it, for keys in every cluster.
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let g = Hand::EMPTY.add(Gold);
         let keys: Vec<u64> = (0..20_000u64)
             .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
@@ -587,6 +672,7 @@ mod tests {
             generation: u32::MAX - 1,
         };
         let back = Entry::unpack(e.pack());
+        assert_eq!(back.key, e.key);
         assert_eq!(
             (
                 back.key,
@@ -613,6 +699,89 @@ mod tests {
     }
 
     #[test]
+    fn a_torn_entry_is_not_read_as_its_key() {
+        // Every mix of the words of two writes of one key (a proof and a disproof, or two
+        // estimates) reads as another key, unless the mix is one of the two writes.
+        let g = Hand::EMPTY.add(Gold);
+        let writes = [
+            (
+                Entry { key: 99, hand: g, pn: 0, dn: INF, len: 7, best: 3, amount: 5, generation: 0 },
+                Entry { key: 99, hand: g, pn: INF, dn: 0, len: 5, best: 0, amount: 9, generation: 0 },
+            ),
+            (
+                Entry { key: 99, hand: g, pn: 4, dn: 6, len: 9, best: 3, amount: 5, generation: 0 },
+                Entry { key: 99, hand: g, pn: 5, dn: 6, len: 9, best: 4, amount: 5, generation: 0 },
+            ),
+        ];
+        for (a, b) in writes {
+            let (a, b) = (a.pack(), b.pack());
+            for mask in 1..15u32 {
+                let torn: [u64; 4] =
+                    std::array::from_fn(|w| if mask >> w & 1 == 1 { b[w] } else { a[w] });
+                if torn != a && torn != b {
+                    assert_ne!(Entry::unpack(torn).key, 99, "mask {mask:04b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn threads_storing_and_probing_at_once_never_see_a_wrong_result() {
+        // Four threads write proofs (hand G, length = key % 50) and disproofs (hand G,
+        // bound = key % 50) of keys that collide in few clusters, and probe them meanwhile:
+        // whatever survives the races, a result read is one that was written.
+        let t = Table::new(1);
+        let g = Hand::EMPTY.add(Gold);
+        let keys: Vec<u64> = (0..64u64).map(|i| i << 44 | i).collect();
+        std::thread::scope(|s| {
+            for thread in 0..4u64 {
+                let (t, keys) = (&t, &keys);
+                s.spawn(move || {
+                    for round in 0..2_000u64 {
+                        for &k in keys {
+                            let len = (k % 50) as u16 + 1;
+                            if (k + round + thread) % 2 == 0 {
+                                t.store_proven(k, g, len, None, (round % 7) as u32 + 1);
+                            } else {
+                                t.store_disproven(k ^ 1, g, len, (round % 5) as u32 + 1);
+                            }
+                            let p = t.probe(k, g, NO_MATE - 1);
+                            match p.kind() {
+                                Kind::Proven => assert_eq!((p.len, p.hand), (len, g)),
+                                Kind::Disproven => panic!("{k}: no disproof was stored"),
+                                Kind::Unknown => {}
+                            }
+                            let q = t.probe(k ^ 1, g, len);
+                            match q.kind() {
+                                Kind::Disproven => assert_eq!((q.len, q.hand), (len, g)),
+                                Kind::Proven => panic!("{}: no proof was stored", k ^ 1),
+                                Kind::Unknown => {}
+                            }
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn both_allocations_give_the_same_empty_table() {
+        // The zeroed allocation (unsafe) against its safe counterpart that writes each word.
+        for len in [8, 4096] {
+            let fast = zeroed_atomic_slots(len);
+            let slow = zeroed_atomic_slots_by_writing(len);
+            assert_eq!(fast.len(), slow.len());
+            for (f, s) in fast.iter().zip(slow.iter()) {
+                for (a, b) in f.iter().zip(s.iter()) {
+                    assert_eq!(a.load(Relaxed), b.load(Relaxed));
+                }
+            }
+            fast[len - 1][3].store(7, Relaxed);
+            assert_eq!(fast[len - 1][3].load(Relaxed), 7);
+        }
+    }
+
+    #[test]
     fn clear_forgets_everything() {
         let g = Hand::EMPTY.add(Gold);
         let mut t = Table::new(1);
@@ -626,9 +795,9 @@ mod tests {
                 t.store_disproven(k + 1000, g, NO_MATE, 3);
                 t.store_unknown(k + 2000, g, 9, 4, 6, None, 3);
             }
-            assert!(t.used >= 300);
+            assert!(live(&t) >= 300);
             t.clear();
-            assert_eq!(t.used, 0);
+            assert_eq!(live(&t), 0);
             for k in 0..100u64 {
                 for key in [k, k + 1000, k + 2000] {
                     assert!(!t.probe(key, g, 9).found, "key {key} survived a clear");
@@ -639,11 +808,11 @@ mod tests {
             t.store_unknown(7, g, 9, 4, 6, None, 3);
             let first = t.cluster(7).start;
             assert_eq!(t.entry(first).key, 7);
-            assert_eq!(t.used, 1);
+            assert_eq!(live(&t), 1);
             assert_eq!(t.probe(7, g, 9).pn, 4);
             if wrap {
                 assert_eq!(t.generation, 0);
-                let zeroed = t.slots.iter().filter(|s| **s != [0; 4]).count();
+                let zeroed = (0..t.slots.len()).filter(|&i| words(&t, i) != [0; 4]).count();
                 assert_eq!(zeroed, 1, "only the new entry after the wrap");
             }
         }
@@ -651,7 +820,7 @@ mod tests {
 
     #[test]
     fn replacement_keeps_memory_bounded() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let n = t.slots.len();
         for k in 0..(n as u64 * 4) {
             t.store_unknown(k, Hand::EMPTY, 5, 1, 1, None, (k % 7) as u32 + 1);
