@@ -41,6 +41,10 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: u64,
+    /// Threads searching together, sharing the --hash table (the answer is the same at any
+    /// count; only the line shown may differ among equally good ones).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: u64,
     /// Stop after this many seconds (answer: the best mate found so far, or unknown).
     #[arg(long)]
     time_limit: Option<f64>,
@@ -83,6 +87,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         output,
         rules,
         hash,
+        threads,
         time_limit,
         nodes,
         json,
@@ -132,6 +137,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         hash_mb: hash as usize,
         node_limit: nodes,
         time_limit,
+        threads: threads as usize,
         ..SolveOptions::default()
     };
     // The tables and the search thread are made here, fallibly: a --hash or an

@@ -26,9 +26,9 @@ fn main() {
         other => panic!("game {other}: raw or lb"),
     };
     tsume_solver::dfpn::on_search_thread(|| {
-        let mut table = Table::new(hash);
+        let table = Table::new(hash);
         let attacker = pos.side_to_move();
-        let mut search = Search::with_rules(&mut table, pos, attacker, Limits::default(), defences);
+        let mut search = Search::with_rules(&table, pos, attacker, Limits::default(), defences);
         let mut budget = MAX_LENGTH;
         loop {
             search.stats.clear();

@@ -10,19 +10,14 @@ fn main() {
     let r: u16 = args[2].parse().expect("budget");
     tsume_solver::dfpn::on_search_thread(|| {
         for defences in [Defences::All, Defences::Tsume] {
-            let mut table = Table::new(512);
+            let table = Table::new(512);
             let start = std::time::Instant::now();
             let limits = Limits {
                 node_limit: Some(50_000_000),
                 ..Limits::default()
             };
-            let mut s = Search::with_rules(
-                &mut table,
-                pos.clone(),
-                pos.side_to_move(),
-                limits,
-                defences,
-            );
+            let mut s =
+                Search::with_rules(&table, pos.clone(), pos.side_to_move(), limits, defences);
             let res = s.solve_current(r);
             println!(
                 "{defences:?} within {r}: {:?} len {} nodes {} {:?}",

@@ -16,7 +16,7 @@ fn main() {
     let limit: u64 = args[3].parse().expect("node limit");
     let attacker = pos.side_to_move();
     tsume_solver::dfpn::on_search_thread(|| {
-        let mut table = Table::new(1024);
+        let table = Table::new(1024);
         for (i, text) in line.iter().enumerate() {
             let m = pos.parse_move(text).expect("move");
             if i + 1 < line.len() && pos.side_to_move() == attacker {
@@ -35,8 +35,7 @@ fn main() {
                         node_limit: Some(limit),
                         ..Limits::default()
                     };
-                    let mut s =
-                        Search::with_rules(&mut table, after, attacker, limits, Defences::All);
+                    let mut s = Search::with_rules(&table, after, attacker, limits, Defences::All);
                     let r = s.solve_current(tsume_solver::dfpn::MAX_LENGTH);
                     if s.nodes > 100_000 {
                         println!(

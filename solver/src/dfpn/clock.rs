@@ -23,6 +23,11 @@ pub struct Limits {
     pub stop_flag: Option<Arc<AtomicBool>>,
     /// Called about once a second with the search's progress.
     pub on_progress: Option<ProgressCallback>,
+    /// Threads searching together (0 or 1: the calling thread alone).
+    pub threads: usize,
+    /// Nodes a parallel search spends alone before the other threads join (`None`: the
+    /// default, [`WARM_UP_NODES`](super::WARM_UP_NODES)).
+    pub warm_up_nodes: Option<u64>,
 }
 
 /// Receives [`Progress`] reports from a running search.
@@ -58,6 +63,13 @@ impl Search<'_> {
         if self
             .limits
             .stop_flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            self.stopped = Some(Stop::Requested);
+        }
+        if self
+            .halt
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
         {

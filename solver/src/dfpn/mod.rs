@@ -13,11 +13,13 @@ mod clock;
 mod estimates;
 pub mod hands;
 mod node;
+mod parallel;
 mod probe;
 pub mod search;
 #[cfg(feature = "stats")]
 pub mod stats;
 pub mod table;
+pub use parallel::WARM_UP_NODES;
 mod thresholds;
 
 use std::time::{Duration, Instant};
@@ -49,6 +51,11 @@ pub struct SolveOptions {
     pub on_progress: Option<ProgressCallback>,
     /// Called each time the solve learns a shorter mate or a higher lower bound.
     pub on_event: Option<EventCallback>,
+    /// Threads searching together, sharing the table (1: the search thread alone).
+    pub threads: usize,
+    /// Nodes each search spends alone before the other threads join (`None`:
+    /// [`WARM_UP_NODES`]; tests set 0 to search everything in parallel).
+    pub warm_up_nodes: Option<u64>,
 }
 
 impl Default for SolveOptions {
@@ -60,6 +67,8 @@ impl Default for SolveOptions {
             stop_flag: None,
             on_progress: None,
             on_event: None,
+            threads: 1,
+            warm_up_nodes: None,
         }
     }
 }
@@ -338,6 +347,8 @@ fn solve_for_on_this_thread(
         deadline,
         stop_flag: options.stop_flag.clone(),
         on_progress: options.on_progress.clone(),
+        threads: options.threads,
+        warm_up_nodes: options.warm_up_nodes,
     };
     let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
     let mut proofs = Vec::new();
@@ -394,6 +405,8 @@ pub fn first_mate_for_on_this_thread(
         deadline: options.time_limit.map(|t| start + t),
         stop_flag: options.stop_flag.clone(),
         on_progress: options.on_progress.clone(),
+        threads: options.threads,
+        warm_up_nodes: options.warm_up_nodes,
     };
     let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
     let r = search.solve_current(MAX_LENGTH);

@@ -17,6 +17,8 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::hands;
@@ -32,6 +34,7 @@ use crate::zobrist;
 pub use super::clock::{Limits, Progress, ProgressCallback, Stop};
 pub use super::node::NodeResult;
 use super::node::*;
+use super::parallel::{virtual_number, Marks};
 use super::probe::*;
 use super::thresholds::*;
 
@@ -161,6 +164,11 @@ pub struct Search<'t> {
     pub path_dependent: u64,
     /// Child lists of the nodes on the current path, returned for reuse when a node exits.
     pub(super) scratch: Vec<Scratch>,
+    /// While threads search together: the moves each thread is searching below (see
+    /// `parallel.rs`); `None` alone.
+    pub(super) marks: Option<Arc<Marks>>,
+    /// Raised when another thread has settled the root.
+    pub(super) halt: Option<Arc<AtomicBool>>,
     /// Counters for measurement (feature `stats`).
     #[cfg(feature = "stats")]
     pub stats: super::stats::Stats,
@@ -216,6 +224,8 @@ impl<'t> Search<'t> {
             stopped: None,
             path_dependent: 0,
             scratch: Vec::new(),
+            marks: None,
+            halt: None,
             #[cfg(feature = "stats")]
             stats: Default::default(),
         }
@@ -252,7 +262,18 @@ impl<'t> Search<'t> {
 
     /// Searches the current position (attacker or defender to move) until it is proven or
     /// disproven within `remaining` plies, or a limit stops the search.
+    /// With `limits.threads` above one, several threads search it together (see
+    /// `parallel.rs`).
     pub fn solve_current(&mut self, remaining: u16) -> NodeResult {
+        if self.limits.threads > 1 && self.marks.is_none() {
+            self.solve_current_in_parallel(remaining)
+        } else {
+            self.solve_current_alone(remaining)
+        }
+    }
+
+    /// [`Search::solve_current`] on this thread alone.
+    pub(super) fn solve_current_alone(&mut self, remaining: u16) -> NodeResult {
         loop {
             let r = if self.pos.side_to_move() == self.attacker {
                 self.or_node(remaining, INF, INF, None)
@@ -309,6 +330,11 @@ impl<'t> Search<'t> {
             }
             _ => None,
         };
+        let mark = self.marks.as_ref().map(|marks| {
+            let slot = Marks::slot(self.pos.full_key(), m);
+            marks.enter(slot);
+            slot
+        });
         self.pos.do_move(m);
         let saved_salt = self.salt;
         if let Some(x) = unused {
@@ -332,7 +358,19 @@ impl<'t> Search<'t> {
             self.salt = saved_salt;
         }
         self.pos.undo_move();
+        if let (Some(marks), Some(slot)) = (&self.marks, mark) {
+            marks.leave(slot);
+        }
         r
+    }
+
+    /// How many other threads search below the child `m` of the node with full key
+    /// `parent` (zero alone).
+    #[inline]
+    pub(super) fn busy(&self, parent: u64, m: Move) -> u32 {
+        self.marks
+            .as_ref()
+            .map_or(0, |marks| marks.count(Marks::slot(parent, m)))
     }
 
     /// A child's length or bound as seen from its parent: one ply more, except for the
@@ -479,9 +517,17 @@ impl<'t> Search<'t> {
             return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
         }
         let flagged = flag.is_some();
+        let parent = if self.marks.is_some() {
+            self.pos.full_key()
+        } else {
+            0
+        };
         let mut amount: u32 = 1;
         loop {
             let mut pn = INF;
+            // The least proof number without the other threads' virtual numbers (what the
+            // table is told).
+            let mut pn_true = INF;
             let mut dn_max: u32 = 0;
             let mut open: u32 = 0;
             let mut best = 0;
@@ -489,12 +535,14 @@ impl<'t> Search<'t> {
             for (i, c) in children.iter().enumerate() {
                 let shorter =
                     c.pn == 0 && Self::lift(c, flagged) < Self::lift(&children[best], flagged);
-                if c.pn < pn || (c.pn == pn && shorter) {
+                pn_true = pn_true.min(c.pn);
+                let c_pn = virtual_number(c.pn, self.busy(parent, c.mv));
+                if c_pn < pn || (c_pn == pn && shorter) {
                     pn2 = pn;
-                    pn = c.pn;
+                    pn = c_pn;
                     best = i;
-                } else if c.pn < pn2 {
-                    pn2 = c.pn;
+                } else if c_pn < pn2 {
+                    pn2 = c_pn;
                 }
                 if c.dn > 0 {
                     dn_max = dn_max.max(c.dn);
@@ -552,7 +600,7 @@ impl<'t> Search<'t> {
                     key,
                     hand,
                     remaining,
-                    pn,
+                    pn_true,
                     dn,
                     Some(children[best].mv),
                     amount,
@@ -675,9 +723,16 @@ impl<'t> Search<'t> {
             children.clear();
             children.push(c);
         }
+        let parent = if self.marks.is_some() {
+            self.pos.full_key()
+        } else {
+            0
+        };
         let mut amount: u32 = 1;
         loop {
             let mut dn = INF;
+            // The least disproof number without the other threads' virtual numbers.
+            let mut dn_true = INF;
             let mut pn: u32 = 0;
             let mut best = 0;
             let mut dn2 = INF;
@@ -685,13 +740,15 @@ impl<'t> Search<'t> {
             // fate: their proof numbers count once, as the largest of them.
             let mut drop_pn = [0u32; 81];
             for (i, c) in children.iter().enumerate() {
-                if c.dn < dn || (c.dn == dn && c.dn == 0 && c.rep_depth > children[best].rep_depth)
+                dn_true = dn_true.min(c.dn);
+                let c_dn = virtual_number(c.dn, self.busy(parent, c.mv));
+                if c_dn < dn || (c_dn == dn && c.dn == 0 && c.rep_depth > children[best].rep_depth)
                 {
                     dn2 = dn;
-                    dn = c.dn;
+                    dn = c_dn;
                     best = i;
-                } else if c.dn < dn2 {
-                    dn2 = c.dn;
+                } else if c_dn < dn2 {
+                    dn2 = c_dn;
                 }
                 if c.mv.is_drop() {
                     let slot = &mut drop_pn[c.mv.to().index()];
@@ -738,7 +795,7 @@ impl<'t> Search<'t> {
                     hand,
                     remaining,
                     pn,
-                    dn,
+                    dn_true,
                     Some(children[best].mv),
                     amount,
                 );

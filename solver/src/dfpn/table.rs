@@ -705,12 +705,48 @@ mod tests {
         let g = Hand::EMPTY.add(Gold);
         let writes = [
             (
-                Entry { key: 99, hand: g, pn: 0, dn: INF, len: 7, best: 3, amount: 5, generation: 0 },
-                Entry { key: 99, hand: g, pn: INF, dn: 0, len: 5, best: 0, amount: 9, generation: 0 },
+                Entry {
+                    key: 99,
+                    hand: g,
+                    pn: 0,
+                    dn: INF,
+                    len: 7,
+                    best: 3,
+                    amount: 5,
+                    generation: 0,
+                },
+                Entry {
+                    key: 99,
+                    hand: g,
+                    pn: INF,
+                    dn: 0,
+                    len: 5,
+                    best: 0,
+                    amount: 9,
+                    generation: 0,
+                },
             ),
             (
-                Entry { key: 99, hand: g, pn: 4, dn: 6, len: 9, best: 3, amount: 5, generation: 0 },
-                Entry { key: 99, hand: g, pn: 5, dn: 6, len: 9, best: 4, amount: 5, generation: 0 },
+                Entry {
+                    key: 99,
+                    hand: g,
+                    pn: 4,
+                    dn: 6,
+                    len: 9,
+                    best: 3,
+                    amount: 5,
+                    generation: 0,
+                },
+                Entry {
+                    key: 99,
+                    hand: g,
+                    pn: 5,
+                    dn: 6,
+                    len: 9,
+                    best: 4,
+                    amount: 5,
+                    generation: 0,
+                },
             ),
         ];
         for (a, b) in writes {
@@ -812,7 +848,9 @@ mod tests {
             assert_eq!(t.probe(7, g, 9).pn, 4);
             if wrap {
                 assert_eq!(t.generation, 0);
-                let zeroed = (0..t.slots.len()).filter(|&i| words(&t, i) != [0; 4]).count();
+                let zeroed = (0..t.slots.len())
+                    .filter(|&i| words(&t, i) != [0; 4])
+                    .count();
                 assert_eq!(zeroed, 1, "only the new entry after the wrap");
             }
         }

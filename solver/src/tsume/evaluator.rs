@@ -62,6 +62,10 @@ pub struct EvalLimits {
     pub total: Option<u64>,
     pub deadline: Option<Instant>,
     pub stop_flag: Option<Arc<AtomicBool>>,
+    /// Threads searching each sub-search together (0 or 1: alone).
+    pub threads: usize,
+    /// See [`SolveOptions::warm_up_nodes`](crate::dfpn::SolveOptions::warm_up_nodes).
+    pub warm_up_nodes: Option<u64>,
 }
 
 /// The raw game's search in [`Evaluator::bounds`] stops after this many times the nodes of
@@ -143,6 +147,8 @@ impl<'t> Evaluator<'t> {
             node_limit,
             deadline: self.limits.deadline,
             stop_flag: self.limits.stop_flag.clone(),
+            threads: self.limits.threads,
+            warm_up_nodes: self.limits.warm_up_nodes,
             on_progress: self.on_progress.clone().map(|f| {
                 let before = self.nodes;
                 Arc::new(move |p: &Progress| {

@@ -197,6 +197,8 @@ fn solve_for(
             deadline: options.time_limit.map(|t| start + t),
             stop_flag: options.stop_flag.clone(),
             on_progress: None,
+            threads: options.threads,
+            warm_up_nodes: options.warm_up_nodes,
         };
         let cap = first.nodes / SHORTENING_CAP_DIVISOR + SHORTENING_CAP_MIN;
         let (shortened, shortening_nodes) = dfpn::shorten_cheaply_on_this_thread(
@@ -218,6 +220,8 @@ fn solve_for(
             total: options.node_limit.map(|n| n.saturating_sub(before)),
             deadline: options.time_limit.map(|t| start + t),
             stop_flag: options.stop_flag.clone(),
+            threads: options.threads,
+            warm_up_nodes: options.warm_up_nodes,
         };
         let mut ev = Evaluator::new(raw, lower_bound, attacker, limits);
         // The evaluator's sub-searches report their progress as that of the whole solve.
@@ -551,6 +555,8 @@ pub fn variations(
         total: options.node_limit,
         deadline: options.time_limit.map(|t| start + t),
         stop_flag: options.stop_flag.clone(),
+        threads: options.threads,
+        warm_up_nodes: options.warm_up_nodes,
     };
     let attacker = pos.side_to_move();
     dfpn::on_search_thread(|| {

@@ -1,0 +1,166 @@
+//! Parallel search (`threads` above one): the same answers as one thread.
+//!
+//! The expected lengths come from outside the code: KomoringHeights' raw lengths for the
+//! YaneuraOu mate samples, the rules doc's worked checks, the published lengths of 将棋図巧
+//! problems. The searches here set `warm_up_nodes: Some(0)`, so that every search, however
+//! small, runs with all its threads from the first node (by default a search spends
+//! [`dfpn::WARM_UP_NODES`] alone first, which most of these would never leave).
+
+mod common;
+
+use tsume_solver::dfpn::table::Table;
+use tsume_solver::dfpn::{self, Outcome, SolveOptions};
+use tsume_solver::{tsume, Position};
+
+/// `(sfen, length)` of the `<sfen> <length>` lines of a mate set.
+fn mate_set(text: &str) -> Vec<(String, usize)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            (t[..4].join(" "), t[4].parse().expect("a length"))
+        })
+        .collect()
+}
+
+fn parallel(threads: usize, hash_mb: usize) -> SolveOptions {
+    SolveOptions {
+        hash_mb,
+        threads,
+        warm_up_nodes: Some(0),
+        ..SolveOptions::default()
+    }
+}
+
+/// The raw length `threads` threads find for each problem in one `hash_mb` table,
+/// reused (cleared) from problem to problem as `tsume verify` does; the line is checked.
+fn raw_lengths(problems: &[(String, usize)], threads: usize, hash_mb: usize) -> Vec<String> {
+    let options = parallel(threads, hash_mb);
+    let mut table = Table::new(hash_mb);
+    let mut wrong = Vec::new();
+    for (sfen, expected) in problems {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let report = dfpn::solve_with_table(&pos, &options, &mut table);
+        match &report.outcome {
+            Outcome::Mate { moves } => {
+                let end = common::replay_checking_line(&pos, moves, sfen);
+                assert!(end.is_checkmate(), "{sfen}: the line does not end in mate");
+                if moves.len() != *expected {
+                    wrong.push(format!(
+                        "{sfen}: mate in {} (expected {expected})",
+                        moves.len()
+                    ));
+                }
+            }
+            other => wrong.push(format!("{sfen}: {other:?} (expected mate in {expected})")),
+        }
+    }
+    wrong
+}
+
+/// The stress test of the issue: 1,000 solves of small problems (YaneuraOu's mate-in-3…11
+/// samples and 200 mate-in-5 positions, two and a half times over) at 2 and at 8 threads
+/// in a 1 MiB table, where entries are replaced all the time, give the lengths one thread
+/// gives (the published raw lengths). About ten seconds.
+#[test]
+fn a_thousand_small_problems_in_a_tiny_table_at_2_and_8_threads() {
+    let mut problems = mate_set(include_str!("data/mate_sample_raw.txt"));
+    problems.extend(mate_set(include_str!("data/mate5_200.sfen")));
+    assert_eq!(problems.len(), 400);
+    let thousand: Vec<_> = problems.iter().cycle().take(1000).cloned().collect();
+    for threads in [2, 8] {
+        let wrong = raw_lengths(&thousand, threads, 1);
+        assert!(wrong.is_empty(), "{threads} threads:\n{}", wrong.join("\n"));
+    }
+}
+
+/// Tsume-rules lengths (the evaluator's searches in parallel too): the rules doc's worked
+/// checks with a tsume length, and 将棋図巧 problems with their published lengths.
+#[test]
+fn tsume_lengths_at_1_2_and_4_threads() {
+    let mut problems: Vec<(String, usize)> = include_str!("data/rules_doc_examples.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut parts = l.split('|');
+            let sfen = parts.next()?.trim().to_string();
+            let expect = parts.next()?.trim();
+            let n = expect.strip_prefix("tsume ")?.split(';').next()?.trim();
+            Some((sfen, n.parse().ok()?))
+        })
+        .collect();
+    assert!(problems.len() >= 8, "{problems:?}");
+    for line in include_str!("data/zuko.txt").lines() {
+        let Some(published) = line.split("published=").nth(1) else {
+            continue;
+        };
+        let n: usize = published
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        if n <= 23 {
+            let sfen: Vec<&str> = line.split_whitespace().take(4).collect();
+            problems.push((sfen.join(" "), n));
+        }
+    }
+    assert!(problems.len() >= 10, "{problems:?}");
+    for threads in [1, 2, 4] {
+        for (sfen, expected) in &problems {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let report = tsume::solve(&pos, &parallel(threads, 16)).report;
+            let Outcome::Mate { moves } = &report.outcome else {
+                panic!("{threads} threads, {sfen}: {:?}", report.outcome)
+            };
+            assert_eq!(moves.len(), *expected, "{threads} threads, {sfen}");
+        }
+    }
+}
+
+/// With the default warm-up a search big enough to bring its helpers in (将棋図巧 No. 2,
+/// raw 21, some 75 k nodes alone) gives the same length, and the nodes of every thread are
+/// counted.
+#[test]
+fn helpers_join_after_the_warm_up_and_their_nodes_count() {
+    let pos =
+        Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1").unwrap();
+    let alone = dfpn::solve(&pos, &SolveOptions::default());
+    assert!(alone.nodes > dfpn::WARM_UP_NODES, "{}", alone.nodes);
+    let options = SolveOptions {
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    let together = dfpn::solve(&pos, &options);
+    match (&alone.outcome, &together.outcome) {
+        (Outcome::Mate { moves: a }, Outcome::Mate { moves: b }) => {
+            assert_eq!((a.len(), b.len()), (21, 21));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(together.nodes > dfpn::WARM_UP_NODES, "{}", together.nodes);
+}
+
+/// A node limit holds for all the threads together.
+#[test]
+fn a_node_limit_holds_for_all_threads_together() {
+    let pos =
+        Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1").unwrap();
+    let options = SolveOptions {
+        threads: 4,
+        node_limit: Some(30_000),
+        warm_up_nodes: Some(0),
+        ..SolveOptions::default()
+    };
+    let report = dfpn::solve(&pos, &options);
+    assert!(
+        report.nodes <= 30_000 + 4 * 256,
+        "{} nodes for a limit of 30,000",
+        report.nodes
+    );
+    assert!(
+        !matches!(report.outcome, Outcome::NoMate),
+        "{:?}",
+        report.outcome
+    );
+}
