@@ -66,7 +66,9 @@ enum Command {
         /// Transposition tables per problem in MiB.
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
         hash: u64,
-        /// Problems verified in parallel (each with its own tables).
+        /// Threads: problems are verified in parallel (each with its own tables), and when
+        /// there are fewer problems than threads, the rest search inside each problem
+        /// (sharing its tables; --budget then counts the nodes of all of them).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
         /// Skip the unnecessary-piece (不要駒) check (the most expensive one).
@@ -212,6 +214,7 @@ fn main() -> ExitCode {
                 hash_mb: hash as usize,
                 check_unnecessary: !skip_unnecessary,
                 allow_promotion_choice,
+                threads: 1,
             },
             threads as usize,
             fill_defender_hand,
@@ -446,14 +449,21 @@ fn run_verify(
     for e in &errors {
         eprintln!("tsume: {input}: {e}");
     }
-    // Each thread keeps its tables for the whole run: see that they all fit now, rather
+    // The threads go to problems first, one each; what is left over (fewer problems than
+    // threads) searches inside each problem.
+    let workers = threads.min(problems.len()).max(1);
+    let options = tsume::verify::VerifyOptions {
+        threads: (threads / workers).max(1),
+        ..options
+    };
+    // Each worker keeps its tables for the whole run: see that they all fit now, rather
     // than abort when the first problem makes them.
     if !problems.is_empty() {
-        if let Err(e) = workers_fit(threads.min(problems.len()), options.hash_mb) {
+        if let Err(e) = workers_fit(workers, options.hash_mb) {
             return bad_input(e);
         }
     }
-    let (sound, flawed, unproven) = match verify::run(&problems, &options, json, threads) {
+    let (sound, flawed, unproven) = match verify::run(&problems, &options, json, workers) {
         Ok(c) => c,
         Err(verify::RunError::OutputClosed) => return ExitCode::SUCCESS,
         Err(verify::RunError::Other(e)) => return bad_input(e),

@@ -26,13 +26,15 @@ use tsume_solver::dfpn::{self, Improvement, Outcome, SolveOptions, SolveReport};
 use crate::live::{nps, Live, Snapshot, Ticker};
 use tsume_solver::tsume::Tables;
 use tsume_solver::usi::{
-    self as protocol, Command, Go, GoKind, Root, Rules, SetOption, MAX_HASH_MB,
+    self as protocol, Command, Go, GoKind, Root, Rules, SetOption, MAX_HASH_MB, MAX_THREADS,
 };
 use tsume_solver::{tsume, Move, Position};
 
 const ENGINE_NAME: &str = concat!("tsume ", env!("CARGO_PKG_VERSION"));
 const ENGINE_AUTHOR: &str = "the tsume developers";
 const DEFAULT_HASH_MB: usize = 256;
+/// Search threads until the GUI sets `Threads` (the same default as `tsume solve`).
+const DEFAULT_THREADS: usize = 1;
 /// Stack of the thread that runs a `go`: it makes the tables and answers; the search
 /// itself recurses on the solver's search thread (`dfpn::on_search_thread`).
 const SEARCH_SETUP_STACK_BYTES: usize = 8 << 20;
@@ -133,6 +135,7 @@ impl Out {
 
 struct Options {
     hash_mb: usize,
+    threads: usize,
     rules: Rules,
     fill_defender_hand: bool,
 }
@@ -223,6 +226,7 @@ pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
         out: Out(Arc::new(Mutex::new(output))),
         options: Options {
             hash_mb: DEFAULT_HASH_MB,
+            threads: DEFAULT_THREADS,
             // The same default as `tsume solve`: the conventions of tsume problems.
             rules: Rules::Tsume,
             fill_defender_hand: false,
@@ -288,8 +292,9 @@ impl Engine {
                 self.out.line(&format!(
                     "option name USI_Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
                 ));
-                self.out
-                    .line("option name Threads type spin default 1 min 1 max 1024");
+                self.out.line(&format!(
+                    "option name Threads type spin default {DEFAULT_THREADS} min 1 max {MAX_THREADS}"
+                ));
                 self.out
                     .line("option name Rules type combo default tsume var tsume var raw");
                 self.out
@@ -318,8 +323,10 @@ impl Engine {
                 "USI_Hash must be 1..{MAX_HASH_MB} MiB, got {value:?}; keeping {}",
                 self.options.hash_mb
             )),
-            SetOption::Threads(value) => self.info_string(&format!(
-                "Threads {value} accepted but ignored: the search is single-threaded"
+            SetOption::Threads(n) => self.options.threads = n,
+            SetOption::BadThreads(value) => self.info_string(&format!(
+                "Threads must be 1..{MAX_THREADS}, got {value:?}; keeping {}",
+                self.options.threads
             )),
             SetOption::Rules(rules) => self.options.rules = rules,
             SetOption::BadRules(value) => self.info_string(&format!(
@@ -398,6 +405,7 @@ impl Engine {
         let out = self.out.clone();
         let mut options = SolveOptions {
             hash_mb: self.options.hash_mb,
+            threads: self.options.threads,
             node_limit: None,
             time_limit,
             stop_flag: Some(stop.clone()),

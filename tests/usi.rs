@@ -151,9 +151,14 @@ fn handshake_lists_the_options() {
     e.send("usinewgame");
     e.send("this is not a usi command");
     e.ready();
-    e.send("setoption name Threads value 4");
+    // Threads is honoured (the searches below run with 4) and a bad value refused.
+    e.send("setoption name Threads value 0");
     let got = e.expect("info string", Duration::from_secs(5));
-    assert!(got.last().unwrap().contains("ignored"), "{got:?}");
+    assert!(
+        got.last().unwrap().contains("Threads must be 1..1024"),
+        "{got:?}"
+    );
+    e.send("setoption name Threads value 4");
     // Tsume rules: the interpositions on the 4th rank are useless, so R 9e9d mates in one
     // (tricky_rules khblog_futile_1te: source 1, raw 15).
     e.send("setoption name Rules value tsume");

@@ -212,6 +212,8 @@ fn minimise(mut setup: Setup, settings: &Settings, tables: &mut Tables) -> Resul
         check_unnecessary: true,
         // Generated problems have one solution, promotion choices included (rules doc).
         allow_promotion_choice: false,
+        // The generator's threads each work on candidates of their own.
+        threads: 1,
     };
     for _ in 0..16 {
         let verdict = verify::verify_with_tables(&setup, None, &options, tables);

@@ -13,6 +13,8 @@ use crate::{Position, Setup};
 
 /// The largest `USI_Hash`, in MiB.
 pub const MAX_HASH_MB: usize = 65536;
+/// The most search threads `Threads` takes.
+pub const MAX_THREADS: usize = 1024;
 /// The largest time in a `go` command, in ms (about 31 years): larger would overflow the
 /// search's deadline.
 pub const MAX_GO_MS: u64 = 1_000_000_000_000;
@@ -71,8 +73,10 @@ pub enum SetOption {
     Hash(usize),
     /// A `USI_Hash` that is not a number in range.
     BadHash(String),
-    /// `Threads`: accepted and ignored (the search is single-threaded).
-    Threads(String),
+    /// `Threads`: search threads, in 1..=[`MAX_THREADS`].
+    Threads(usize),
+    /// A `Threads` that is not a number in range.
+    BadThreads(String),
     /// `Rules`: `raw` or `tsume`.
     Rules(Rules),
     /// A `Rules` value that is neither.
@@ -144,7 +148,10 @@ pub fn parse_setoption(args: &[&str]) -> SetOption {
             Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => SetOption::Hash(mb),
             _ => SetOption::BadHash(value.to_string()),
         },
-        "threads" => SetOption::Threads(value.to_string()),
+        "threads" => match value.parse::<usize>() {
+            Ok(n) if (1..=MAX_THREADS).contains(&n) => SetOption::Threads(n),
+            _ => SetOption::BadThreads(value.to_string()),
+        },
         "rules" => match lower.as_str() {
             "raw" => SetOption::Rules(Rules::Raw),
             "tsume" => SetOption::Rules(Rules::Tsume),

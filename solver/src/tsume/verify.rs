@@ -32,6 +32,8 @@ pub struct VerifyOptions {
     /// usual convention of problem books calls it a blemish, not a cook. Tolerated twins
     /// are listed in [`Verdict::promotion_choices`].
     pub allow_promotion_choice: bool,
+    /// Threads searching each sub-search together (1: alone).
+    pub threads: usize,
 }
 
 impl Default for VerifyOptions {
@@ -41,6 +43,7 @@ impl Default for VerifyOptions {
             hash_mb: 64,
             check_unnecessary: true,
             allow_promotion_choice: false,
+            threads: 1,
         }
     }
 }
@@ -270,6 +273,7 @@ impl Verifier<'_> {
     fn limits_with(&self, budget: u64) -> EvalLimits {
         EvalLimits {
             per_search: Some(budget),
+            threads: self.options.threads,
             ..EvalLimits::default()
         }
     }
@@ -279,6 +283,7 @@ impl Verifier<'_> {
         let options = SolveOptions {
             hash_mb: 0,
             node_limit: Some(self.options.budget),
+            threads: self.options.threads,
             ..SolveOptions::default()
         };
         let first = dfpn::first_mate_on_this_thread(pos, &options, self.raw);
