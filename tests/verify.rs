@@ -11,6 +11,7 @@ fn options(check_unnecessary: bool) -> VerifyOptions {
         hash_mb: 16,
         check_unnecessary,
         allow_promotion_choice: false,
+        threads: 1,
     }
 }
 
@@ -187,6 +188,7 @@ fn a_saturated_sum_does_not_stall_the_search() {
         hash_mb: 64,
         check_unnecessary: false,
         allow_promotion_choice: false,
+        threads: 1,
     };
     let v = verify::verify(&setup, None, &options);
     assert!(v.is_sound(), "{:?}", v.flaws);
