@@ -215,6 +215,7 @@ fn main() -> ExitCode {
                 check_unnecessary: !skip_unnecessary,
                 allow_promotion_choice,
                 threads: 1,
+                warm_up_nodes: None,
             },
             threads as usize,
             fill_defender_hand,

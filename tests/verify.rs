@@ -12,6 +12,7 @@ fn options(check_unnecessary: bool) -> VerifyOptions {
         check_unnecessary,
         allow_promotion_choice: false,
         threads: 1,
+        warm_up_nodes: None,
     }
 }
 
@@ -189,6 +190,7 @@ fn a_saturated_sum_does_not_stall_the_search() {
         check_unnecessary: false,
         allow_promotion_choice: false,
         threads: 1,
+        warm_up_nodes: None,
     };
     let v = verify::verify(&setup, None, &options);
     assert!(v.is_sound(), "{:?}", v.flaws);

@@ -214,6 +214,7 @@ fn minimise(mut setup: Setup, settings: &Settings, tables: &mut Tables) -> Resul
         allow_promotion_choice: false,
         // The generator's threads each work on candidates of their own.
         threads: 1,
+        warm_up_nodes: None,
     };
     for _ in 0..16 {
         let verdict = verify::verify_with_tables(&setup, None, &options, tables);

@@ -34,6 +34,8 @@ pub struct VerifyOptions {
     pub allow_promotion_choice: bool,
     /// Threads searching each sub-search together (1: alone).
     pub threads: usize,
+    /// See [`SolveOptions::warm_up_nodes`].
+    pub warm_up_nodes: Option<u64>,
 }
 
 impl Default for VerifyOptions {
@@ -44,6 +46,7 @@ impl Default for VerifyOptions {
             check_unnecessary: true,
             allow_promotion_choice: false,
             threads: 1,
+            warm_up_nodes: None,
         }
     }
 }
@@ -274,6 +277,7 @@ impl Verifier<'_> {
         EvalLimits {
             per_search: Some(budget),
             threads: self.options.threads,
+            warm_up_nodes: self.options.warm_up_nodes,
             ..EvalLimits::default()
         }
     }
@@ -284,6 +288,7 @@ impl Verifier<'_> {
             hash_mb: 0,
             node_limit: Some(self.options.budget),
             threads: self.options.threads,
+            warm_up_nodes: self.options.warm_up_nodes,
             ..SolveOptions::default()
         };
         let first = dfpn::first_mate_on_this_thread(pos, &options, self.raw);
