@@ -107,7 +107,8 @@ enum Command {
         move_number: Option<usize>,
     },
     /// Print a shell completion script for tsume on stdout, e.g.
-    /// `tsume completions bash > ~/.local/share/bash-completion/completions/tsume`, or
+    /// `tsume completions bash > ~/.local/share/bash-completion/completions/tsume` (make
+    /// the directory first if it is not there), or
     /// for fish into `~/.config/fish/completions/tsume.fish`, for zsh as `_tsume` in a
     /// directory of your `fpath`.
     Completions {
