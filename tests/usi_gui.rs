@@ -479,3 +479,43 @@ fn without_arguments_a_first_line_other_than_usi_is_bad_input() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// A GUI on Windows (将棋所 is a .NET program) ends its lines with CR LF: the first line
+/// `usi\r\n` still starts the engine, and the session goes on.
+#[test]
+fn without_arguments_a_first_line_usi_with_crlf_starts_the_engine() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            format!("\r\nusi\r\nisready\r\nposition sfen {MATE3}\r\ngo mate 5000\r\nquit\r\n")
+                .as_bytes(),
+        )
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.contains(&"usiok") && lines.contains(&"readyok"),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("checkmate ") && l.split(' ').count() == 4),
+        "{out}"
+    );
+}
