@@ -11,17 +11,25 @@ extends them backwards; their time is included.
 """
 import argparse
 import json
+import os
 import subprocess
+import sys
 import tempfile
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--tsume', default='target/release/tsume')
+    # Where `cargo build --release` puts the binary (under $CARGO_TARGET_DIR when it is set).
+    ap.add_argument('--tsume', default=os.path.join(
+        os.environ.get('CARGO_TARGET_DIR', 'target'), 'release', 'tsume'))
     ap.add_argument('--seconds', type=float, default=60)
     ap.add_argument('--lengths', default='3,5,7,9,11,13,15')
     ap.add_argument('--seed', type=int, default=1)
     args = ap.parse_args()
+    if not os.access(args.tsume, os.X_OK):
+        print(f'{args.tsume}: no tsume binary there: build it with `cargo build --release` '
+              'or pass --tsume PATH (e.g. --tsume "$(which tsume)")', file=sys.stderr)
+        sys.exit(2)
     print(f'{"len":>3} {"sound":>5} {"per CPU-min":>11} {"candidates":>10} {"stones":>6} '
           f'{"screen s":>8} {"verify s":>8}  rejections')
     for length in [int(x) for x in args.lengths.split(',')]:

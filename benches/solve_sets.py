@@ -16,6 +16,7 @@ Uses only the standard library; peak memory is the largest child RSS (ru_maxrss)
 """
 import argparse
 import json
+import os
 import re
 import resource
 import subprocess
@@ -33,7 +34,9 @@ def parse(line):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--tsume', default='target/release/tsume')
+    # Where `cargo build --release` puts the binary (under $CARGO_TARGET_DIR when it is set).
+    ap.add_argument('--tsume', default=os.path.join(
+        os.environ.get('CARGO_TARGET_DIR', 'target'), 'release', 'tsume'))
     ap.add_argument('--time-limit', type=float, default=60)
     ap.add_argument('--hash', type=int, default=1024)
     ap.add_argument('--rules', default='raw', choices=['raw', 'tsume'])
@@ -42,6 +45,10 @@ def main():
     ap.add_argument('--verbose', action='store_true')
     ap.add_argument('files', nargs='+')
     args = ap.parse_args()
+    if not os.access(args.tsume, os.X_OK):
+        print(f'{args.tsume}: no tsume binary there: build it with `cargo build --release` '
+              'or pass --tsume PATH (e.g. --tsume "$(which tsume)")', file=sys.stderr)
+        sys.exit(2)
     for path in args.files:
         rows = [p for p in (parse(l) for l in open(path, encoding='utf-8')) if p]
         rows = rows[::args.step]

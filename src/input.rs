@@ -61,20 +61,30 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// The position to solve: the set-up (with the defender's hand filled when asked: the
-    /// defender is the side not to move after the moves), checked, and the moves played on
-    /// it. The position has no history: the solve starts from it as from a diagram.
+    /// The position to solve: the set-up (with the defender's hand filled when asked),
+    /// checked, and the moves played on it. The defender is the side to move after the
+    /// moves when it is in check (it answers the check, as in `tsume usi`), otherwise the
+    /// side not to move. The position has no history: the solve starts from it as from a
+    /// diagram.
     pub fn position(&self, fill_defender_hand: bool) -> Result<Position, String> {
-        let mut setup = self.setup.clone();
-        if fill_defender_hand {
-            let attacker = if self.moves.len().is_multiple_of(2) {
-                setup.side_to_move
-            } else {
-                !setup.side_to_move
-            };
-            setup.fill_hand(!attacker);
+        let pos = self.play(&self.setup)?;
+        if !fill_defender_hand {
+            return Ok(pos);
         }
-        let mut pos = Position::from_setup(&setup).map_err(|e| format!("illegal position: {e}"))?;
+        // Hands give no check: the side in check is the same with the hand filled.
+        let defender = if pos.in_check() {
+            pos.side_to_move()
+        } else {
+            !pos.side_to_move()
+        };
+        let mut setup = self.setup.clone();
+        setup.fill_hand(defender);
+        self.play(&setup)
+    }
+
+    /// `setup`, checked, with the moves played on it and no history.
+    fn play(&self, setup: &Setup) -> Result<Position, String> {
+        let mut pos = Position::from_setup(setup).map_err(|e| format!("illegal position: {e}"))?;
         for m in parse_moves(&pos, &self.moves)? {
             pos.do_move(m);
         }

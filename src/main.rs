@@ -90,7 +90,9 @@ enum Command {
     /// problems.kif, manifest.json). Deterministic for a seed whatever the thread count;
     /// every accepted problem is flushed at once, and rerunning the same command resumes.
     Generate(GenerateArgs),
-    /// Run as a USI engine on stdin/stdout (`go mate` answers `checkmate …`).
+    /// Run as a USI engine on stdin/stdout (`go mate` answers `checkmate …`). A GUI can
+    /// also start `tsume` with no arguments: when the first line of its input is `usi`, it
+    /// is this engine.
     Usi,
     /// Draw a tsume diagram as SVG: one position, or every problem of a pack.
     Render {
@@ -107,7 +109,8 @@ enum Command {
         move_number: Option<usize>,
     },
     /// Print a shell completion script for tsume on stdout, e.g.
-    /// `tsume completions bash > ~/.local/share/bash-completion/completions/tsume`, or
+    /// `tsume completions bash > ~/.local/share/bash-completion/completions/tsume` (make
+    /// the directory first if it is not there), or
     /// for fish into `~/.config/fish/completions/tsume.fish`, for zsh as `_tsume` in a
     /// directory of your `fpath`.
     Completions {
@@ -179,7 +182,57 @@ fn parse_position(sfen: &str) -> Result<Position, ExitCode> {
     Position::from_sfen(sfen).map_err(bad_input)
 }
 
+/// A shogi GUI starts an engine as a bare executable path, without arguments, and sends
+/// `usi` first (ShogiHome: `spawn(path)` in `src/background/usi/process.ts`, then `usi`
+/// from `EngineProcess.launch`). So `tsume` with no arguments and a standard input that is
+/// not a terminal reads its first line: `usi` starts the USI engine on it, exactly as `tsume
+/// usi` (the line is its first command); anything else is the usage error it always was.
+/// `None`: not started that way; `Some(Err(line))`: started that way, but not by a GUI.
+fn started_by_a_gui() -> Option<Result<(), String>> {
+    use std::io::{BufRead, IsTerminal, Read};
+    if std::env::args_os().len() != 1 || std::io::stdin().is_terminal() {
+        return None;
+    }
+    let mut input = std::io::BufReader::new(std::io::stdin());
+    let mut first = Vec::new();
+    // Blank lines before the first command are skipped, as the engine skips them.
+    loop {
+        first.clear();
+        match input.read_until(b'\n', &mut first) {
+            Ok(0) => return Some(Err("the standard input ended".to_string())),
+            Ok(_) if first.trim_ascii().is_empty() => continue,
+            Ok(_) => break,
+            Err(e) => return Some(Err(format!("the standard input cannot be read: {e}"))),
+        }
+    }
+    if first.trim_ascii() != b"usi" {
+        return Some(Err(format!(
+            "the first line was {:?}",
+            String::from_utf8_lossy(first.trim_ascii())
+        )));
+    }
+    usi::run_with(
+        Box::new(std::io::Cursor::new(first).chain(input)),
+        Box::new(std::io::stdout()),
+    );
+    Some(Ok(()))
+}
+
 fn main() -> ExitCode {
+    match started_by_a_gui() {
+        None => {}
+        Some(Ok(())) => return ExitCode::SUCCESS,
+        Some(Err(why)) => {
+            use clap::CommandFactory;
+            eprintln!(
+                "tsume: a subcommand is needed (tsume --help); without one, tsume is a USI \
+                 engine only when the first line of its input is `usi`, as a shogi GUI sends \
+                 it, and {why}\n\n{}",
+                Cli::command().render_usage()
+            );
+            return ExitCode::from(exit::BAD_INPUT);
+        }
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

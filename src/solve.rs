@@ -14,7 +14,8 @@ use serde::Serialize;
 use tsume_solver::dfpn::search::Stop;
 use tsume_solver::dfpn::table::Table;
 use tsume_solver::dfpn::{self, LineRules, Outcome, SolveOptions, SolveReport};
-use tsume_solver::{notation, tsume, Move, Position};
+use tsume_solver::usi::Root;
+use tsume_solver::{notation, tsume, Color, Move, Position};
 
 use crate::live::{self, Live, Ticker};
 use crate::{bad_input, exit, input, parse_time_limit};
@@ -103,20 +104,38 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return bad_input(e),
     };
-    if pos.king(!pos.side_to_move()).is_none() {
-        return bad_input(if moves_played > 0 {
-            format!(
+    // Who attacks, as `tsume usi` reads it: the side to move, unless it is in check, when
+    // it defends and the answer is its longest defence and the mate after it.
+    let defender_to_move = match tsume_solver::usi::root(&pos) {
+        Root::Attacker => false,
+        Root::Defender => true,
+        Root::NotAProblem(_) if !pos.in_check() && moves_played > 0 => {
+            return bad_input(format!(
                 "after the {moves_played} move{} given, {} is to move and attacks, and the \
                  defender has no king to mate (the position after the moves is solved)",
                 if moves_played == 1 { "" } else { "s" },
-                match pos.side_to_move() {
-                    tsume_solver::Color::Black => "Black",
-                    tsume_solver::Color::White => "White",
-                }
-            )
-        } else {
-            "the defender (the side not to move) has no king to mate".to_string()
-        });
+                color_name(pos.side_to_move())
+            ))
+        }
+        Root::NotAProblem(_) if !pos.in_check() => {
+            return bad_input("the defender (the side not to move) has no king to mate")
+        }
+        Root::NotAProblem(why) => return bad_input(format!("not a mate problem: {why}")),
+    };
+    if defender_to_move && variations {
+        return bad_input(
+            "--variations needs the attacker to move: here the side to move is in check and \
+             defends (solve the position after its defence for the variations)",
+        );
+    }
+    if defender_to_move {
+        eprintln!(
+            "note: {} is to move and in check: it defends, {} attacks; the line starts with \
+             {}'s longest defence and the length counts it",
+            color_name(pos.side_to_move()),
+            color_name(!pos.side_to_move()),
+            color_name(pos.side_to_move())
+        );
     }
     let missing = pos.missing_pieces();
     if !missing.is_empty() {
@@ -126,7 +145,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             "note: the pieces {} are neither on the board nor in a hand; a tsume problem \
              gives them to the defender: add --fill-defender-hand (docs/rules.md §2)",
             // Spelt in the defender's letters, as it would be in the SFEN.
-            missing.to_sfen(pos.side_to_move() == tsume_solver::Color::White)
+            missing.to_sfen((pos.side_to_move() == Color::White) != defender_to_move)
         );
     }
     let time_limit = match parse_time_limit(time_limit) {
@@ -169,9 +188,17 @@ pub fn run(args: SolveArgs) -> ExitCode {
         })
     });
     let (report, tsume_extras) = match (raw_table, tsume_tables) {
+        (Some(mut table), _) if defender_to_move => (
+            dfpn::solve_defence_with_table(&pos, &options, &mut table),
+            None,
+        ),
         (Some(mut table), _) => (dfpn::solve_with_table(&pos, &options, &mut table), None),
         (_, Some(mut tables)) => {
-            let t = tsume::solve_with_tables(&pos, &options, &mut tables);
+            let t = if defender_to_move {
+                tsume::solve_defence_with_tables(&pos, &options, &mut tables)
+            } else {
+                tsume::solve_with_tables(&pos, &options, &mut tables)
+            };
             // Gone before `variations` makes its own.
             drop(tables);
             let plies = match (&t.report.outcome, variations) {
@@ -221,6 +248,13 @@ pub fn run(args: SolveArgs) -> ExitCode {
         return bad_input(format!("writing the answer: {e}"));
     }
     ExitCode::from(answer.exit_code())
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
 }
 
 /// Writes `text` to stdout; a closed pipe is not an error (the reader has what it wanted).

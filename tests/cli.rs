@@ -382,9 +382,10 @@ fn solve_refuses_bad_moves_and_counts() {
         &["rank 5", "the count 10 is too large"],
     );
     assert_bad_input(&["solve", "position"], &["empty SFEN"]);
-    // After an odd number of moves the other side attacks: here it has no king to mate.
+    // After an odd number of moves the other side attacks (when it is not in check): here
+    // it has no king to mate.
     assert_bad_input(
-        &["solve", &format!("position sfen {MATE3} moves 2c2b+")],
+        &["solve", &format!("position sfen {MATE3} moves 3a4b")],
         &[
             "after the 1 move given, White is to move and attacks",
             "no king",
@@ -470,5 +471,64 @@ fn a_closed_output_pipe_ends_solve_quietly() {
         assert_eq!(o.status.code(), Some(0), "{extra:?}: {err}");
         assert!(!err.contains("panicked"), "{extra:?}: {err}");
         assert!(!err.contains("Broken pipe"), "{extra:?}: {err}");
+    }
+}
+
+/// With the defender to move (in check after the moves given), `tsume solve` answers as `tsume
+/// usi` does: the defender's longest defence and the mate after it, the length counting the
+/// defence, with a note on stderr saying who defends. Each rule set, KIF output, and the
+/// cases that are not a problem.
+#[test]
+fn solve_with_the_defender_to_move_answers_its_longest_defence_and_the_mate() {
+    let after = format!("position sfen {MATE3} moves 2c2b+");
+    let o = tsume(&["solve", &after]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("mate in 2\n1b1c R*2c\n△１三玉 ▲２三飛打\n"),
+        "{out}"
+    );
+    assert!(
+        stderr(&o).contains("White is to move and in check: it defends, Black attacks"),
+        "{}",
+        stderr(&o)
+    );
+    // The same as the USI engine's `checkmate 1b1c R*2c` (tests/usi.rs), under raw rules too.
+    let o = tsume(&["solve", &after, "--rules", "raw", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["status"], "mate");
+    assert_eq!(v["length"], 2);
+    assert_eq!(v["moves"], serde_json::json!(["1b1c", "R*2c"]));
+    // A record starts from the position after the moves, White to move.
+    let o = tsume(&["solve", &after, "--output", "kif"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let kif = stdout(&o);
+    assert!(kif.contains("後手番"), "{kif}");
+    assert!(kif.contains("   1 １三玉(12)"), "{kif}");
+    assert!(kif.contains("まで2手で詰み"), "{kif}");
+    assert_bad_input(
+        &["solve", &after, "--variations"],
+        &["--variations needs the attacker to move"],
+    );
+    assert_bad_input(
+        &["solve", &format!("{after} 1b1c R*2c")],
+        &["not a mate problem", "already checkmated"],
+    );
+}
+
+/// With the defender to move, a defence that escapes is no mate (exit 1): the king takes the
+/// lone gold (the same position as in tests/usi.rs), under either rules.
+#[test]
+fn solve_with_the_defender_to_move_answers_no_mate_when_it_escapes() {
+    let after = "4k4/9/9/9/9/9/9/9/9 b Gr2b3g4s4n4l18p 1 moves G*5b";
+    for rules in ["tsume", "raw"] {
+        let o = tsume(&["solve", after, "--rules", rules]);
+        assert_eq!(o.status.code(), Some(1), "{rules}: {}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("no mate\n"),
+            "{rules}: {}",
+            stdout(&o)
+        );
     }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Drives `tsume usi` with a real USI client: cshogi's `cshogi.usi.Engine`.
+"""Drives `tsume usi` with a real USI client: cshogi's `cshogi.usi.Engine`, which starts
+the engine as a GUI does, the binary alone without arguments.
 
 Usage: python tests/usi_cshogi.py PATH/TO/tsume
 
@@ -11,10 +12,8 @@ writes. Ends with a `N passed, M failed` line; the exit code is 1 if anything fa
 """
 
 import os
-import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -81,18 +80,15 @@ def check_mating_line(sfen, moves):
 class Suite:
     def __init__(self, binary):
         self.binary = binary
-        self.tmp = tempfile.mkdtemp(prefix="tsume-usi-")
-        # cshogi starts the engine as a single path without arguments.
-        self.wrapper = os.path.join(self.tmp, "tsume-usi")
-        with open(self.wrapper, "w") as f:
-            f.write(f'#!/bin/sh\nexec "{binary}" usi "$@"\n')
-        os.chmod(self.wrapper, os.stat(self.wrapper).st_mode | stat.S_IEXEC)
+        # cshogi starts the engine as a single path without arguments, as GUIs do: `tsume`
+        # started so is the USI engine (its first input line is `usi`), no wrapper needed.
+        self.engine_path = os.path.abspath(binary)
         self.engine = None
 
     def connect(self):
         if self.engine is not None:
             self.close()
-        self.engine = with_timeout(10, Engine, self.wrapper)
+        self.engine = with_timeout(10, Engine, self.engine_path)
         return self.engine
 
     def close(self):
