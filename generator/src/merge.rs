@@ -38,9 +38,9 @@ pub struct Target {
     pub lengths: Option<(usize, usize)>,
 }
 
-/// The merged pack before it is written.
-pub struct Merged {
-    pub records: Vec<Record>,
+/// The merged pack before it is written (its records borrowed from the sources).
+pub struct Merged<'a> {
+    pub records: Vec<&'a Record>,
     /// Problems dropped as duplicates (id or skeleton) of a problem kept.
     pub duplicates: usize,
     /// Problems dropped by the target: outside `--length`, or over the count of their
@@ -179,31 +179,35 @@ pub fn check_sources(sources: &[Source]) -> Result<(), PackError> {
     Ok(())
 }
 
-/// The order problems are taken in: candidate number (none last), seed, id, then the
-/// record itself.
-fn order_key(r: &Record) -> (u64, u64, String, String) {
-    (
-        pack::candidate(r).unwrap_or(u64::MAX),
-        r.generator["seed"].as_u64().unwrap_or(u64::MAX),
-        r.id.clone(),
-        serde_json::to_string(r).expect("records serialise"),
-    )
+/// The order problems are taken in: candidate number (none last), seed, id, then (only
+/// for records that tie on those, which the checks of [`check_sources`] leave to records
+/// without a candidate number) the record's JSON line.
+fn order(a: &Record, b: &Record) -> std::cmp::Ordering {
+    let key = |r: &Record| {
+        (
+            pack::candidate(r).unwrap_or(u64::MAX),
+            r.generator["seed"].as_u64().unwrap_or(u64::MAX),
+        )
+    };
+    key(a)
+        .cmp(&key(b))
+        .then_with(|| a.id.cmp(&b.id))
+        .then_with(|| {
+            let line = |r: &Record| serde_json::to_string(r).expect("records serialise");
+            line(a).cmp(&line(b))
+        })
 }
 
 /// The problems of `sources` in their order, without duplicates (id, then skeleton: the
 /// first kept), within `target`.
-pub fn select(sources: &[Source], target: &Target) -> Merged {
-    let mut all: Vec<(_, &Record)> = sources
-        .iter()
-        .flat_map(|s| &s.records)
-        .map(|r| (order_key(r), r))
-        .collect();
-    all.sort_by(|a, b| a.0.cmp(&b.0));
+pub fn select<'a>(sources: &'a [Source], target: &Target) -> Merged<'a> {
+    let mut all: Vec<&Record> = sources.iter().flat_map(|s| &s.records).collect();
+    all.sort_by(|a, b| order(a, b));
     let mut ids = HashSet::new();
     let mut skeletons = HashSet::new();
     let mut unique = Vec::new();
     let mut duplicates = 0;
-    for (_, r) in all {
+    for r in all {
         let skeleton = pack::record_skeleton(r).unwrap_or_default();
         if ids.contains(&r.id) || skeletons.contains(&skeleton) {
             duplicates += 1;
@@ -243,7 +247,7 @@ pub fn select(sources: &[Source], target: &Target) -> Merged {
             continue;
         }
         *n += 1;
-        records.push(r.clone());
+        records.push(r);
     }
     Merged {
         records,
@@ -286,7 +290,7 @@ pub fn check_out(out: &Path, sources: &[Source]) -> Result<(), PackError> {
 pub fn write(
     out: &Path,
     sources: &[Source],
-    merged: &Merged,
+    merged: &Merged<'_>,
     target: &Target,
 ) -> Result<(), PackError> {
     fs::create_dir_all(out).map_err(|e| bad(format!("{}: {e}", out.display())))?;
@@ -329,7 +333,6 @@ pub fn write(
             "out_of_target_dropped": merged.out_of_target,
         }),
     );
-    let records: Vec<&Record> = merged.records.iter().collect();
     let version = sources.first().map_or("", |s| s.version.as_str());
-    pack::export(out, &records, version, extra)
+    pack::export(out, &merged.records, version, extra)
 }
