@@ -294,6 +294,12 @@ fn merge_is_deterministic_idempotent_and_capped_by_candidate_order() {
             "{name}: a second merge changed it"
         );
     }
+    // The merged pack merged alone: the same problems, in the same order.
+    let again = scratch("det-again");
+    let o = merge(&[again.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(read(&again.join("pack.jsonl")), before[0]);
+    assert_eq!(read(&again.join("problems.kif")), before[2]);
     let all = records(&a);
     let per_length = |rs: &[serde_json::Value]| -> BTreeMap<u64, usize> {
         let mut m = BTreeMap::new();
@@ -339,7 +345,7 @@ fn merge_is_deterministic_idempotent_and_capped_by_candidate_order() {
     let kept = records(&fives);
     assert_eq!(kept.len(), counts[&5]);
     assert!(kept.iter().all(|r| r["length"] == 5));
-    for d in shards.iter().chain([&a, &b, &capped, &fives]) {
+    for d in shards.iter().chain([&a, &b, &again, &capped, &fives]) {
         let _ = std::fs::remove_dir_all(d);
     }
 }
