@@ -403,6 +403,7 @@ fn completions_name_the_subcommands() {
         "solve",
         "verify",
         "generate",
+        "merge",
         "usi",
         "render",
         "html",
