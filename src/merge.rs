@@ -76,6 +76,9 @@ pub fn run(args: MergeArgs) -> ExitCode {
             Err(e) => return bad_input(e),
         }
     }
+    for note in merge::missing_shards(&sources) {
+        eprintln!("tsume: note: {note}");
+    }
     let merged = merge::select(&sources, &target);
     if let Err(e) = merge::write(&args.out, &sources, &merged, &target) {
         return bad_input(e);

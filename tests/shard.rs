@@ -388,7 +388,9 @@ fn merge_drops_duplicates_keeping_the_lowest_candidate() {
     // The same problems under another seed: every one a duplicate of shard 1's.
     let other = scratch("dup-other");
     copy_dir(&shards[0], &other);
-    rewrite(&other, &|r| r["generator"]["seed"] = 99.into(), &|_| {});
+    rewrite(&other, &|r| r["generator"]["seed"] = 99.into(), &|m| {
+        m["seed"] = 99.into()
+    });
     let out = scratch("dup-out");
     let o = merge(&[
         out.to_str().unwrap(),
@@ -468,6 +470,19 @@ fn merge_refuses_overlaps_and_incomparable_packs_writing_nothing() {
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert_eq!(before, read(&out.join("pack.jsonl")));
     }
+    // Part of a shard set merges, with a note naming the missing shards.
+    let part = scratch("bad-part");
+    let o = merge(&[part.to_str().unwrap(), &s(0), &s(2)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("seed 12: shards 2/4, 4/4 missing (2 of 4 merged)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = merge(&[part.to_str().unwrap(), &s(0), &s(1), &s(2), &s(3)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("missing"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&part);
     // --verify with a budget too small to prove anything: unproven, exit 1, nothing written.
     let out = scratch("bad-verify");
     let o = merge(&[

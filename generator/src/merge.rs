@@ -26,7 +26,8 @@ pub struct Source {
     pub manifest_sha256: String,
     /// The manifest's `version` (the tool version that made the pack).
     pub version: String,
-    /// The shards its problems come from: (seed, K/N), with 1/1 for a run without shard.
+    /// The shards its problems come from, and the one its manifest names: (seed, K/N), with
+    /// 1/1 for a run without shard.
     pub shards: Vec<(u64, String)>,
 }
 
@@ -119,6 +120,10 @@ pub fn read_source(dir: &Path) -> Result<Source, PackError> {
         }
         records.push(r);
     }
+    // A shard's manifest names it even when the shard found no problem.
+    if let (Some(seed), Some(shard)) = (manifest["seed"].as_u64(), manifest["shard"].as_str()) {
+        shards.push((seed, shard.to_string()));
+    }
     shards.sort();
     shards.dedup();
     Ok(Source {
@@ -177,6 +182,47 @@ pub fn check_sources(sources: &[Source]) -> Result<(), PackError> {
         }
     }
     Ok(())
+}
+
+/// The shards missing from `sources` for each seed cut into shards (checked by
+/// [`check_sources`]): one line per seed, e.g. `seed 12: shards 2/4, 4/4 missing`. A merge
+/// of part of a shard set is allowed (a shard may have failed); the caller tells the user.
+pub fn missing_shards(sources: &[Source]) -> Vec<String> {
+    let mut have: BTreeMap<u64, (u64, Vec<u64>)> = BTreeMap::new();
+    for (seed, shard) in sources.iter().flat_map(|s| &s.shards) {
+        let Some((k, n)) = shard.split_once('/') else {
+            continue;
+        };
+        let (Ok(k), Ok(n)) = (k.parse::<u64>(), n.parse::<u64>()) else {
+            continue;
+        };
+        let entry = have.entry(*seed).or_insert((n, Vec::new()));
+        entry.1.push(k);
+    }
+    have.into_iter()
+        .filter_map(|(seed, (n, ks))| {
+            let ks: HashSet<u64> = ks.into_iter().collect();
+            let missing: Vec<String> = (1..=n)
+                .filter(|k| !ks.contains(k))
+                .take(10)
+                .map(|k| format!("{k}/{n}"))
+                .collect();
+            let more = n as usize - ks.len() - missing.len();
+            (!missing.is_empty()).then(|| {
+                format!(
+                    "seed {seed}: shard{} {}{} missing ({} of {n} merged)",
+                    if missing.len() + more > 1 { "s" } else { "" },
+                    missing.join(", "),
+                    if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    },
+                    ks.len()
+                )
+            })
+        })
+        .collect()
 }
 
 /// The order problems are taken in: candidate number (none last), seed, id, then (only
