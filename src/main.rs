@@ -4,6 +4,7 @@ mod exit;
 mod html;
 mod input;
 mod live;
+mod merge;
 mod render;
 mod solve;
 mod usi;
@@ -90,6 +91,13 @@ enum Command {
     /// problems.kif, manifest.json). Deterministic for a seed whatever the thread count;
     /// every accepted problem is flushed at once, and rerunning the same command resumes.
     Generate(GenerateArgs),
+    /// Merge packs (the shards of `tsume generate --shard K/N`, or any packs of this tool)
+    /// into one: duplicates (id or solution skeleton) dropped, the lowest candidate kept,
+    /// optionally capped to --count/--length; fresh pack.sfen, problems.kif and a
+    /// manifest.json listing the sources and their sha256. The same set of packs gives the
+    /// same bytes. Overlapping shards, packs of other rules or versions are refused (exit
+    /// code 2, nothing written); with --verify a problem not sound stops it (exit code 1).
+    Merge(merge::MergeArgs),
     /// Run as a USI engine on stdin/stdout (`go mate` answers `checkmate …`). A GUI can
     /// also start `tsume` with no arguments: when the first line of its input is `usi`, it
     /// is this engine.
@@ -164,6 +172,12 @@ struct GenerateArgs {
     /// that line (without it such a pack is refused).
     #[arg(long)]
     drop_truncated: bool,
+    /// Shard K of N (e.g. `--shard 3/8`, for an array job): the run takes only the seed's
+    /// candidates K-1, K-1+N, K-1+2N, …, so the N shards of one seed never make the same
+    /// candidate; each is deterministic and resumable on its own, and `tsume merge` joins
+    /// their packs. `1/1` is the same as no shard.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
     /// Test hook: fail just before write N + 1 (appends and progress writes).
     #[arg(long, hide = true)]
     fault_after_writes: Option<u64>,
@@ -251,6 +265,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Generate(args) => run_generate(args),
+        Command::Merge(args) => merge::run(args),
         Command::Verify {
             input,
             budget,
@@ -374,9 +389,15 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         pieces,
         stats: print_stats,
         drop_truncated,
+        shard,
         fault_after_writes,
         fault_torn,
     } = args;
+    let shard = match shard.as_deref().map(tsume_generator::run::parse_shard) {
+        None => None,
+        Some(Ok(s)) => Some(s),
+        Some(Err(e)) => return bad_input(e),
+    };
     let (min_length, max_length) = match tsume_generator::run::parse_lengths(&length) {
         Ok(l) => l,
         Err(e) => return bad_input(e),
@@ -403,6 +424,7 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         shape,
         hash_mb: 16,
         drop_truncated,
+        shard,
         fault: fault_after_writes.map(|after_writes| tsume_generator::run::Fault {
             after_writes,
             torn: fault_torn,

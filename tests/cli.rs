@@ -404,6 +404,7 @@ fn completions_name_the_subcommands() {
         "solve",
         "verify",
         "generate",
+        "merge",
         "usi",
         "render",
         "html",

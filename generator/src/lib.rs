@@ -9,11 +9,13 @@
 //! - [`line`](mod@line): the one reader of problem lines (a pack's JSON lines, SFEN lines), used by
 //!   `tsume verify`, `tsume render` and `tsume html`;
 //! - [`pack`]: the pack records (id, themes, grade, dedup) and files;
+//! - [`merge`]: shard packs (or any packs) joined into one;
 //! - [`run`]: the parallel, deterministic, resumable generation loop.
 
 pub mod candidate;
 pub mod extend;
 pub mod line;
+pub mod merge;
 pub mod pack;
 pub mod pipeline;
 pub mod rng;

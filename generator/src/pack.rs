@@ -439,70 +439,104 @@ impl Pack {
             .map_err(|e| io_error(path, e))
     }
 
-    /// Writes `pack.sfen`, `problems.kif` and `manifest.json` from the records.
-    pub fn export(&self, version: &str) -> Result<(), PackError> {
-        let mut sfen = String::new();
-        let mut kif_text = String::new();
-        let mut counts = std::collections::BTreeMap::<usize, usize>::new();
-        let mut count = 0;
+    /// Writes `pack.sfen`, `problems.kif` and `manifest.json` from the records, with the
+    /// fields of `extra` added to the manifest.
+    pub fn export(
+        &self,
+        version: &str,
+        extra: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), PackError> {
         // Held-back records are in the file (a run stopped before generating them again).
-        for r in self
+        let records: Vec<&Record> = self
             .records
             .iter()
             .chain(self.pending.iter().map(|(_, r)| r))
-        {
-            sfen += &format!("{} moves {}\n", r.sfen, r.solution.join(" "));
-            let pos = Position::from_sfen(&r.sfen)
-                .map_err(|e| PackError(format!("pack.jsonl: problem {}: {e}", r.id)))?;
-            let moves: Vec<Move> = replay(&pos, &r.solution)
-                .ok_or_else(|| PackError(format!("pack.jsonl: problem {}: bad solution", r.id)))?;
-            kif_text += &format!(
-                "{}{} ({} plies)\n",
-                crate::line::KIF_PROBLEM_COMMENT,
-                r.id,
-                r.length
-            );
-            kif_text += &kif::write(&pos, &moves, Ending::Mate);
-            kif_text += "\n";
-            *counts.entry(r.length).or_default() += 1;
-            count += 1;
-        }
-        self.write_file("pack.sfen", &sfen)?;
-        self.write_file("problems.kif", &kif_text)?;
-        let mut files = serde_json::Map::new();
-        for name in ["pack.jsonl", "pack.sfen", "problems.kif"] {
-            let path = self.dir.join(name);
-            let bytes = fs::read(&path).map_err(|e| io_error(&path, e))?;
-            let hex: String = Sha256::digest(&bytes)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            files.insert(name.into(), serde_json::json!({ "sha256": hex }));
-        }
-        let manifest = serde_json::json!({
-            "tool": "tsume",
-            "version": version,
-            "rules": "tsume",
-            "count": count,
-            "counts_per_length": counts.iter().map(|(l, n)| (l.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
-            "files": files,
-        });
-        self.write_file(
-            "manifest.json",
-            &(serde_json::to_string_pretty(&manifest).expect("json") + "\n"),
-        )
-    }
-
-    fn write_file(&self, name: &str, text: &str) -> Result<(), PackError> {
-        let path = self.dir.join(name);
-        let tmp = self.dir.join(format!(".{name}.tmp"));
-        fs::write(&tmp, text).map_err(|e| io_error(&tmp, e))?;
-        fs::rename(&tmp, &path).map_err(|e| io_error(&path, e))
+            .collect();
+        export(&self.dir, &records, version, extra)
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+}
+
+/// Writes `pack.sfen`, `problems.kif` and `manifest.json` in `dir` from `records` (those of
+/// its `pack.jsonl`, which must be written), each through a temporary file and a rename;
+/// the manifest has the fields of `extra` besides its own.
+pub fn export(
+    dir: &Path,
+    records: &[&Record],
+    version: &str,
+    extra: serde_json::Map<String, serde_json::Value>,
+) -> Result<(), PackError> {
+    let mut sfen = String::new();
+    let mut kif_text = String::new();
+    let mut counts = std::collections::BTreeMap::<usize, usize>::new();
+    let mut count = 0;
+    for r in records {
+        sfen += &format!("{} moves {}\n", r.sfen, r.solution.join(" "));
+        let pos = Position::from_sfen(&r.sfen)
+            .map_err(|e| PackError(format!("pack.jsonl: problem {}: {e}", r.id)))?;
+        let moves: Vec<Move> = replay(&pos, &r.solution)
+            .ok_or_else(|| PackError(format!("pack.jsonl: problem {}: bad solution", r.id)))?;
+        kif_text += &format!(
+            "{}{} ({} plies)\n",
+            crate::line::KIF_PROBLEM_COMMENT,
+            r.id,
+            r.length
+        );
+        kif_text += &kif::write(&pos, &moves, Ending::Mate);
+        kif_text += "\n";
+        *counts.entry(r.length).or_default() += 1;
+        count += 1;
+    }
+    write_file(dir, "pack.sfen", &sfen)?;
+    write_file(dir, "problems.kif", &kif_text)?;
+    let mut files = serde_json::Map::new();
+    for name in ["pack.jsonl", "pack.sfen", "problems.kif"] {
+        let path = dir.join(name);
+        let bytes = fs::read(&path).map_err(|e| io_error(&path, e))?;
+        files.insert(
+            name.into(),
+            serde_json::json!({ "sha256": sha256_hex(&bytes) }),
+        );
+    }
+    let mut manifest = serde_json::json!({
+        "tool": "tsume",
+        "version": version,
+        "rules": RULES,
+        "count": count,
+        "counts_per_length": counts.iter().map(|(l, n)| (l.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
+        "files": files,
+    });
+    if let Some(m) = manifest.as_object_mut() {
+        m.extend(extra);
+    }
+    write_file(
+        dir,
+        "manifest.json",
+        &(serde_json::to_string_pretty(&manifest).expect("json") + "\n"),
+    )
+}
+
+/// The rules a pack's problems are sound under (the manifest's `rules`): packs of other
+/// rules are not comparable.
+pub const RULES: &str = "tsume";
+
+/// The sha256 of `bytes` in lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Writes `dir/name` through a temporary file and a rename: the file is whole or as it was.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> Result<(), PackError> {
+    let path = dir.join(name);
+    let tmp = dir.join(format!(".{name}.tmp"));
+    fs::write(&tmp, text).map_err(|e| io_error(&tmp, e))?;
+    fs::rename(&tmp, &path).map_err(|e| io_error(&path, e))
 }
 
 fn replay(pos: &Position, solution: &[String]) -> Option<Vec<Move>> {
@@ -516,7 +550,9 @@ fn replay(pos: &Position, solution: &[String]) -> Option<Vec<Move>> {
     Some(moves)
 }
 
-fn record_skeleton(r: &Record) -> Option<String> {
+/// The solution skeleton of a record ([`skeleton`]), if its SFEN and solution can be
+/// read.
+pub fn record_skeleton(r: &Record) -> Option<String> {
     let pos = Position::from_sfen(&r.sfen).ok()?;
     let moves = replay(&pos, &r.solution)?;
     Some(skeleton(&pos, &moves))
@@ -614,6 +650,14 @@ fn check_record(r: &Record, expect: &Expect) -> Result<(), String> {
             r.id, expect.generator
         ));
     }
+    check_fields(r)
+}
+
+/// Checks that `r` is a record this tool could have written, whatever its run: its id,
+/// and its solution and the fields derived from it (a legal line, every attacker move a
+/// check, an odd length, the length, the Japanese line, the themes, the grade and
+/// tempting checks).
+pub fn check_fields(r: &Record) -> Result<(), String> {
     let setup: Setup = r
         .sfen
         .parse()

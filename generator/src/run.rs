@@ -40,6 +40,8 @@ pub struct Options {
     /// Drop a last line of `pack.jsonl` or `stones.jsonl` cut off by an interrupted write
     /// (otherwise such a pack is refused).
     pub drop_truncated: bool,
+    /// This run's share of the candidates (`--shard K/N`); `None` is the whole space.
+    pub shard: Option<Shard>,
     /// Test hook: fail the run at a chosen write (see [`Fault`]).
     #[doc(hidden)]
     pub fault: Option<Fault>,
@@ -55,6 +57,56 @@ pub struct Fault {
     pub torn: bool,
 }
 
+/// Shard `index + 1` of `count` (`tsume generate --shard K/N`): the run takes the
+/// candidates numbered `index`, `index + count`, `index + 2 * count`, … of its seed, so the
+/// `count` shards of one seed never make the same candidate, and all of them together make
+/// every candidate a single run would (in another order, with other bases).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 0-based: shard K is index K - 1.
+    pub index: u64,
+    pub count: u64,
+}
+
+/// The most shards a run may be cut into.
+pub const MAX_SHARDS: u64 = 1 << 20;
+
+impl Shard {
+    /// The global candidate number of the shard's own candidate `local`.
+    pub fn global(self, local: u64) -> u64 {
+        local * self.count + self.index
+    }
+
+    /// The shard's own number of global candidate `global`, if it is one of the shard's.
+    pub fn local(self, global: u64) -> Option<u64> {
+        (global % self.count == self.index).then(|| global / self.count)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+/// Parses `K/N` (`tsume generate --shard`): 1 <= K <= N <= [`MAX_SHARDS`]. `1/1` is the
+/// whole candidate space, the same as no shard (and gives the same pack).
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || {
+        format!("--shard must be K/N with 1 <= K <= N <= {MAX_SHARDS} (shard K of N), got {text:?}")
+    };
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: u64 = k.trim().parse().map_err(|_| bad())?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n || n > MAX_SHARDS {
+        return Err(bad());
+    }
+    Ok(Shard {
+        index: k - 1,
+        count: n,
+    })
+}
+
 /// The highest `next_candidate` a run accepts: far beyond any real run, and far enough
 /// from `u64::MAX` that candidate numbers never overflow.
 const MAX_NEXT: u64 = 1 << 62;
@@ -68,11 +120,16 @@ struct RunKey {
     budget: u64,
     shape: Shape,
     version: String,
+    /// `K/N` for a shard (absent otherwise, as before shards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shard: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct ProgressFile {
     run: RunKey,
+    /// The run's next own candidate (a shard counts its own candidates: its candidate
+    /// `n` is the seed's candidate `n * N + K - 1`).
     next_candidate: u64,
 }
 
@@ -138,6 +195,9 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         )));
     }
     let version = env!("CARGO_PKG_VERSION").to_string();
+    // Shard 1/1 is the whole space: the same run, records and files as no shard.
+    let shard = options.shard.filter(|s| s.count > 1);
+    let numbering = shard.unwrap_or(Shard { index: 0, count: 1 });
     let key = RunKey {
         seed: options.seed,
         min_length: options.min_length,
@@ -145,14 +205,18 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         budget: options.budget,
         shape: options.shape.clone(),
         version: version.clone(),
+        shard: shard.map(|s| s.to_string()),
     };
-    let generator_info = serde_json::json!({
+    let mut generator_info = serde_json::json!({
         "seed": options.seed,
         "lengths": format!("{}-{}", options.min_length, options.max_length),
         "budget": options.budget,
         "shape": options.shape,
         "version": version,
     });
+    if let Some(s) = shard {
+        generator_info["shard"] = s.to_string().into();
+    }
     std::fs::create_dir_all(&options.out)
         .map_err(|e| PackError(format!("{}: {e}", options.out.display())))?;
     // Held until the run returns: two runs appending to one pack would interleave.
@@ -162,7 +226,7 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         drop_truncated: options.drop_truncated,
     };
     let progress_path = options.out.join("progress.json");
-    let saved = resume_point(&progress_path, &key)?;
+    let saved = resume_point(&progress_path, &key, MAX_NEXT / numbering.count)?;
     let mut pack = Pack::resume(&options.out, "pack.jsonl", &expect)?;
     // Shorter sound problems that extension starts from when the wanted lengths begin
     // above 3 plies: kept in their own file (not part of the pack), so that a resumed run
@@ -178,16 +242,31 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         .into_iter()
         .flatten()
         .filter_map(Pack::last_candidate)
-        .max();
+        .max()
+        .map(|c| {
+            numbering.local(c).ok_or_else(|| {
+                PackError(format!(
+                    "{}: candidate {c} is not one of shard {numbering}'s",
+                    options.out.display()
+                ))
+            })
+        })
+        .transpose()?;
     let mut next = match (saved, last) {
         (Some(n), Some(c)) if n > c => n,
         (_, Some(c)) => c - c % BATCH,
         (Some(n), None) => n,
         (None, None) => 0,
     };
-    pack.hold_back_from(Some(next));
+    if next > MAX_NEXT / numbering.count {
+        return Err(PackError(format!(
+            "{}: no candidates left after {next}",
+            progress_path.display()
+        )));
+    }
+    pack.hold_back_from(Some(numbering.global(next)));
     if let Some(stones) = stones.as_mut() {
-        stones.hold_back_from(Some(next));
+        stones.hold_back_from(Some(numbering.global(next)));
     }
     let mut stats = Stats::default();
     stats.notes.append(&mut pack.notes);
@@ -225,7 +304,7 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         }
         let end = next
             .checked_add(BATCH)
-            .filter(|&e| e <= MAX_NEXT)
+            .filter(|&e| e <= MAX_NEXT / numbering.count)
             .ok_or_else(|| {
                 PackError(format!(
                     "{}: no candidates left after {next}",
@@ -257,7 +336,13 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
                     if past_deadline() {
                         return None;
                     }
-                    let c = make_candidate(options.seed, i, &options.shape, &all, &extendable);
+                    let c = make_candidate(
+                        options.seed,
+                        numbering.global(i),
+                        &options.shape,
+                        &all,
+                        &extendable,
+                    );
                     Some(pipeline::evaluate(&c, &settings, &known))
                 })
                 .collect()
@@ -276,7 +361,7 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             *stats.stages.entry(stage.name()).or_default() += 1;
             let Ok(found) = result else { continue };
             let mut generator = generator_info.clone();
-            generator["candidate"] = i.into();
+            generator["candidate"] = numbering.global(i).into();
             let record = pack::record(&found, generator);
             if record.length < options.min_length {
                 if let Some(stones) = stones.as_mut() {
@@ -315,7 +400,12 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             per_length: count_lengths(&pack),
         });
     }
-    pack.export(&version)?;
+    let mut extra = serde_json::Map::new();
+    if let Some(s) = shard {
+        extra.insert("seed".into(), options.seed.into());
+        extra.insert("shard".into(), s.to_string().into());
+    }
+    pack.export(&version, extra)?;
     stats.elapsed = start.elapsed();
     Ok(stats)
 }
@@ -414,7 +504,7 @@ fn make_candidate(seed: u64, i: u64, shape: &Shape, all: &[&Base], extendable: &
 }
 
 /// The `next_candidate` of `progress.json`, if there is one, for a run with `key`.
-fn resume_point(path: &Path, key: &RunKey) -> Result<Option<u64>, PackError> {
+fn resume_point(path: &Path, key: &RunKey, max: u64) -> Result<Option<u64>, PackError> {
     if !path.exists() {
         return Ok(None);
     }
@@ -430,9 +520,9 @@ fn resume_point(path: &Path, key: &RunKey) -> Result<Option<u64>, PackError> {
         )));
     }
     let n = saved.next_candidate;
-    if !n.is_multiple_of(BATCH) || n > MAX_NEXT {
+    if !n.is_multiple_of(BATCH) || n > max {
         return Err(PackError(format!(
-            "{}: next_candidate {n} is not one a run writes (a multiple of {BATCH} up to {MAX_NEXT})",
+            "{}: next_candidate {n} is not one a run writes (a multiple of {BATCH} up to {max})",
             path.display()
         )));
     }
@@ -527,6 +617,27 @@ mod tests {
             .unwrap_err()
             .contains("\"x\" is not a number"));
         assert!(lengths_allowed(1, 99) && !lengths_allowed(1, 101));
+    }
+
+    #[test]
+    fn shards_number_disjoint_candidates_that_cover_the_seed() {
+        let mut seen = std::collections::BTreeSet::new();
+        for k in 1..=8 {
+            let s = parse_shard(&format!("{k}/8")).unwrap();
+            assert_eq!(s.to_string(), format!("{k}/8"));
+            for local in 0..100 {
+                let g = s.global(local);
+                assert!(seen.insert(g), "candidate {g} in two shards");
+                assert_eq!(s.local(g), Some(local));
+            }
+            let other = parse_shard(&format!("{}/8", k % 8 + 1)).unwrap();
+            assert_eq!(other.local(s.global(5)), None);
+        }
+        assert_eq!(seen, (0..800).collect());
+        for bad in ["0/8", "9/8", "8", "a/b", "1/0", "1/2000000", "-1/3"] {
+            assert!(parse_shard(bad).unwrap_err().contains("K/N"), "{bad}");
+        }
+        assert_eq!(parse_shard(" 2 / 3 "), Ok(Shard { index: 1, count: 3 }));
     }
 
     fn line(sfen: &str, solution: &[&str]) -> String {

@@ -1,0 +1,151 @@
+//! `tsume merge OUT DIR…`: joins packs (the shards of an array job, or any packs of this
+//! tool) into one (see [`tsume_generator::merge`]); `--verify` re-verifies every problem
+//! first. Exit code: 0 merged, 1 a problem flawed or unproven under `--verify`, 2 bad
+//! input; nothing is written unless the merge succeeds.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use rayon::prelude::*;
+use tsume_generator::merge::{self, Target};
+use tsume_solver::tsume::verify::{self, VerifyOptions};
+use tsume_solver::Setup;
+
+use crate::exit::{self, bad_input};
+
+/// The options of `tsume merge`.
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// The merged pack's directory (created if needed; its pack files are replaced).
+    out: PathBuf,
+    /// The pack directories to merge (each with pack.jsonl and manifest.json).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Keep at most this many problems, spread evenly over the lengths (as `tsume
+    /// generate --count`); the lowest candidate numbers are kept.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    count: Option<u64>,
+    /// Keep only these lengths: L or MIN-MAX (odd numbers).
+    #[arg(long)]
+    length: Option<String>,
+    /// Re-verify every problem of the packs first (as `tsume verify --budget B`); a
+    /// flawed or unproven problem stops the merge (exit code 1, nothing written).
+    #[arg(long)]
+    verify: bool,
+    /// Nodes per verification sub-search for --verify.
+    #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    budget: u64,
+    /// Problems verified in parallel for --verify.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+}
+
+pub fn run(args: MergeArgs) -> ExitCode {
+    let lengths = match args
+        .length
+        .as_deref()
+        .map(tsume_generator::run::parse_lengths)
+    {
+        None => None,
+        Some(Ok(l)) => Some(l),
+        Some(Err(e)) => return bad_input(e),
+    };
+    let target = Target {
+        count: args.count.map(|c| c as usize),
+        lengths,
+    };
+    let mut sources = Vec::new();
+    for dir in &args.dirs {
+        match merge::read_source(dir) {
+            Ok(s) => sources.push(s),
+            Err(e) => return bad_input(e),
+        }
+    }
+    if let Err(e) =
+        merge::check_sources(&sources).and_then(|()| merge::check_out(&args.out, &sources))
+    {
+        return bad_input(e);
+    }
+    if args.verify {
+        match verify_all(&sources, args.budget, args.threads as usize) {
+            Ok(0) => {}
+            Ok(bad) => {
+                eprintln!("tsume: {bad} problems not sound under tsume verify; nothing merged");
+                return ExitCode::from(exit::NEGATIVE);
+            }
+            Err(e) => return bad_input(e),
+        }
+    }
+    for note in merge::missing_shards(&sources) {
+        eprintln!("tsume: note: {note}");
+    }
+    let merged = merge::select(&sources, &target);
+    if let Err(e) = merge::write(&args.out, &sources, &merged, &target) {
+        return bad_input(e);
+    }
+    let total: usize = sources.iter().map(|s| s.records.len()).sum();
+    eprintln!(
+        "{} problems from {} packs ({total} problems; {} duplicates and {} outside the target dropped); pack in {}",
+        merged.records.len(),
+        sources.len(),
+        merged.duplicates,
+        merged.out_of_target,
+        args.out.display()
+    );
+    ExitCode::SUCCESS
+}
+
+/// Verifies every problem of `sources` (its claimed solution too); reports each one that
+/// is not sound on stderr and returns how many.
+fn verify_all(sources: &[merge::Source], budget: u64, threads: usize) -> Result<usize, String> {
+    let options = VerifyOptions {
+        budget,
+        ..VerifyOptions::default()
+    };
+    let problems: Vec<(String, Setup, &[String])> = sources
+        .iter()
+        .flat_map(|s| {
+            s.records.iter().map(move |r| {
+                let setup = r
+                    .sfen
+                    .parse()
+                    .map_err(|e| format!("{}: problem {}: {e}", s.dir.display(), r.id))?;
+                Ok((
+                    format!("{}: problem {}", s.dir.display(), r.id),
+                    setup,
+                    r.solution.as_slice(),
+                ))
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    if !problems.is_empty() {
+        crate::workers_fit(threads.min(problems.len()), options.hash_mb)?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("starting {threads} threads: {e}"))?;
+    let verdicts: Vec<Option<String>> = pool.install(|| {
+        problems
+            .par_iter()
+            .map(|(place, setup, claimed)| {
+                let v = tsume_solver::tsume::with_thread_tables(options.hash_mb, |tables| {
+                    verify::verify_with_tables(setup, Some(claimed), &options, tables)
+                });
+                (!v.is_sound()).then(|| {
+                    let flaws: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
+                    format!(
+                        "{place}: {}: {}",
+                        crate::verify::verdict_word(&v),
+                        flaws.join("; ")
+                    )
+                })
+            })
+            .collect()
+    });
+    let bad: Vec<String> = verdicts.into_iter().flatten().collect();
+    for b in &bad {
+        eprintln!("tsume: {b}");
+    }
+    Ok(bad.len())
+}
