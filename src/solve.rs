@@ -49,7 +49,8 @@ pub struct SolveArgs {
     /// Stop after this many seconds (answer: the best mate found so far, or unknown).
     #[arg(long)]
     time_limit: Option<f64>,
-    /// Stop after this many nodes (answer: the best mate found so far, or unknown).
+    /// Stop after this many nodes (answer: the best mate found so far, or unknown); with
+    /// --threads, each thread's (the nodes shown are all threads').
     #[arg(long)]
     nodes: Option<u64>,
     /// Print one JSON object instead of text.

@@ -524,6 +524,11 @@ impl<'t> Search<'t> {
         };
         let mut amount: u32 = 1;
         loop {
+            if amount > 1 && self.marks.is_some() {
+                if let Some(budget) = normal_budget {
+                    self.refresh_children(children, keys, remaining, budget);
+                }
+            }
             let mut pn = INF;
             // The least proof number without the other threads' virtual numbers (what the
             // table is told).
@@ -730,6 +735,9 @@ impl<'t> Search<'t> {
         };
         let mut amount: u32 = 1;
         loop {
+            if amount > 1 && self.marks.is_some() {
+                self.refresh_children(children, keys, remaining, below(remaining));
+            }
             let mut dn = INF;
             // The least disproof number without the other threads' virtual numbers.
             let mut dn_true = INF;
