@@ -46,6 +46,9 @@ pub struct SolveArgs {
     /// count; only the line shown may differ among equally good ones).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: u64,
+    /// Nodes each search spends alone before the other --threads join (for measurement).
+    #[arg(long, hide = true)]
+    warm_up_nodes: Option<u64>,
     /// Stop after this many seconds (answer: the best mate found so far, or unknown).
     #[arg(long)]
     time_limit: Option<f64>,
@@ -90,6 +93,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         rules,
         hash,
         threads,
+        warm_up_nodes,
         time_limit,
         nodes,
         json,
@@ -153,11 +157,21 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return bad_input(e),
     };
+    if let Ok(cores) = std::thread::available_parallelism() {
+        if threads as usize > cores.get() {
+            // Measured (benches/RESULTS.md §19): 8 threads on 2 cores took 11 times as long.
+            eprintln!(
+                "note: --threads {threads} is more than this machine's {cores} cores: the \
+                 extra threads only contend (benches/RESULTS.md §19)"
+            );
+        }
+    }
     let mut options = SolveOptions {
         hash_mb: hash as usize,
         node_limit: nodes,
         time_limit,
         threads: threads as usize,
+        warm_up_nodes,
         ..SolveOptions::default()
     };
     // The tables and the search thread are made here, fallibly: a --hash or an
