@@ -25,7 +25,7 @@
 //! no lock: each entry is four atomic words written and read one by one (relaxed), so a
 //! reader may see an entry half-written by another thread (*torn*), and two writers may
 //! race for a slot. The first word holds the key XORed with a hash of the other three
-//! ([`checked_key`]): a torn entry's words do not hash to their key, so it reads as some
+//! (`checked_key`): a torn entry's words do not hash to their key, so it reads as some
 //! other position's entry and is ignored; it passes only when the hash of mixed words
 //! happens to equal, as rarely as two positions' 64-bit keys collide, which every table
 //! keyed by Zobrist hashes accepts already. What a race can do, then, is lose an entry (a
@@ -262,7 +262,7 @@ impl Table {
     }
 
     /// Fill rate in per mille (as USI `hashfull`), sampled from the first
-    /// [`HASHFULL_SAMPLE`] slots (entries are spread evenly over the table by their keys).
+    /// 8,192 slots (entries are spread evenly over the table by their keys).
     pub fn hashfull(&self) -> usize {
         let sample = self.slots.len().min(HASHFULL_SAMPLE);
         let live = (0..sample)
