@@ -111,7 +111,12 @@ impl<'t> Search<'t> {
         let limit = self.limits.node_limit;
         let warm_up = self.limits.warm_up_nodes.unwrap_or(WARM_UP_NODES);
         let warm_up_end = self.nodes.saturating_add(warm_up);
-        if warm_up > 0 && limit.is_none_or(|n| n > warm_up_end) {
+        if warm_up > 0 {
+            if limit.is_some_and(|n| n <= warm_up_end) {
+                // Allowed no more than the warm-up: a small search, alone throughout (the
+                // evaluator's capped searches; they went parallel from their first node).
+                return self.solve_current_alone(remaining);
+            }
             self.limits.node_limit = Some(warm_up_end);
             let r = self.solve_current_alone(remaining);
             self.limits.node_limit = limit;

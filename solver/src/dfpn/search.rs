@@ -525,9 +525,7 @@ impl<'t> Search<'t> {
         let mut amount: u32 = 1;
         loop {
             if amount > 1 && self.marks.is_some() {
-                if let Some(budget) = normal_budget {
-                    self.refresh_children(children, keys, remaining, budget);
-                }
+                self.refresh_children(children, keys, remaining, normal_budget);
             }
             let mut pn = INF;
             // The least proof number without the other threads' virtual numbers (what the
@@ -736,7 +734,8 @@ impl<'t> Search<'t> {
         let mut amount: u32 = 1;
         loop {
             if amount > 1 && self.marks.is_some() {
-                self.refresh_children(children, keys, remaining, below(remaining));
+                let budget = (remaining > 0).then(|| below(remaining));
+                self.refresh_children(children, keys, remaining, budget);
             }
             let mut dn = INF;
             // The least disproof number without the other threads' virtual numbers.
