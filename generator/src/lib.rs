@@ -8,12 +8,14 @@
 //!   unnecessary pieces;
 //! - [`line`](mod@line): the one reader of problem lines (a pack's JSON lines, SFEN lines), used by
 //!   `tsume verify`, `tsume render` and `tsume html`;
+//! - [`identity`]: what makes two problems the same (the id, the solution skeleton);
 //! - [`pack`]: the pack records (id, themes, grade, dedup) and files;
 //! - [`merge`]: shard packs (or any packs) joined into one;
 //! - [`run`]: the parallel, deterministic, resumable generation loop.
 
 pub mod candidate;
 pub mod extend;
+pub mod identity;
 pub mod line;
 pub mod merge;
 pub mod pack;

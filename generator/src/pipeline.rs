@@ -172,7 +172,7 @@ fn evaluate_in(
             return (Err(Stage::Length), times)
         }
         Some((_, _, moves)) => {
-            if known.contains(&crate::pack::skeleton(&pos, &moves)) {
+            if known.contains(&crate::identity::skeleton(&pos, &moves)) {
                 return (Err(Stage::Duplicate), times);
             }
         }
