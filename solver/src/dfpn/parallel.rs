@@ -190,6 +190,15 @@ impl<'t> Search<'t> {
         r
     }
 
+    /// How many other threads search below the child `m` of the node with full key
+    /// `parent` (zero alone).
+    #[inline]
+    pub(super) fn busy(&self, parent: u64, m: Move) -> u32 {
+        self.marks
+            .as_ref()
+            .map_or(0, |marks| marks.count(Marks::slot(parent, m)))
+    }
+
     /// A helper searching from this search's current position and path, with its own
     /// node count and limit (`left`), and no progress reports.
     fn helper(&self, marks: &Arc<Marks>, halt: &Arc<AtomicBool>, left: Option<u64>) -> Search<'t> {

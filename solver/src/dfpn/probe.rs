@@ -1,5 +1,6 @@
-//! The table and the path as seen from a node: child keys, probes (with the transfers
-//! between the games' entries) and the repetition check.
+//! The table and the path as seen from a node: table keys and their salts, child keys,
+//! probes (with the transfers between the games' entries), the path's hasher and the
+//! repetition check; in a parallel search, the children read again from the table.
 
 use super::node::*;
 use super::search::*;
@@ -7,7 +8,39 @@ use super::table::{Kind, Probe};
 use crate::color::Color;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
+use crate::position::Position;
 use crate::zobrist;
+use std::hash::Hasher;
+
+/// Hashes the path's Zobrist keys, which are already uniformly random, by taking them as
+/// they are (SipHash showed in profiles).
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// The table-key salt of a position: zero when every piece of the set is on the board or in
+/// a hand (the usual problem), else a mix of the pieces missing from the game.
+pub fn table_salt(pos: &Position) -> u64 {
+    salt_of(pos.missing_pieces())
+}
 
 /// The table key, attacker hand and repetition depth of a child (see [`Search::child_key`]).
 pub(super) type ChildKey = (u64, Hand, Option<u32>);

@@ -12,11 +12,11 @@
 //! This file is the node loop (the OR and AND nodes, descending into a child); the rest of
 //! the search is split by idea beside it: `estimates.rs` (initial values of new children,
 //! nodes decided on the spot), `probe.rs` (keys, table probes, repetition),
-//! `thresholds.rs`, `node.rs` (a node's result and its children) and `clock.rs` (limits
-//! and progress).
+//! `thresholds.rs`, `node.rs` (a node's result and its children), `clock.rs` (limits
+//! and progress) and `parallel.rs` (threads searching one root together).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,35 +35,12 @@ pub use super::clock::{Limits, Progress, ProgressCallback, Stop};
 pub use super::node::NodeResult;
 use super::node::*;
 use super::parallel::{virtual_number, Marks};
+pub use super::probe::table_salt;
 use super::probe::*;
 use super::thresholds::*;
 
 /// A proof/disproof number that is not final saturates below [`INF`].
 pub(super) const MAX_FINITE: u32 = INF - 1;
-
-/// Hashes the path's Zobrist keys, which are already uniformly random, by taking them as
-/// they are (SipHash showed in profiles).
-#[derive(Default)]
-pub(super) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
 
 /// A length budget meaning "no limit": it does not shrink with depth, so a position reached
 /// by paths of different lengths shares one table entry in the first search.
@@ -86,12 +63,6 @@ pub(super) fn below(remaining: u16) -> u16 {
     } else {
         remaining - 1
     }
-}
-
-/// The table-key salt of a position: zero when every piece of the set is on the board or in
-/// a hand (the usual problem), else a mix of the pieces missing from the game.
-pub fn table_salt(pos: &Position) -> u64 {
-    salt_of(pos.missing_pieces())
 }
 
 /// Which defences an AND node considers.
@@ -362,15 +333,6 @@ impl<'t> Search<'t> {
             marks.leave(slot);
         }
         r
-    }
-
-    /// How many other threads search below the child `m` of the node with full key
-    /// `parent` (zero alone).
-    #[inline]
-    pub(super) fn busy(&self, parent: u64, m: Move) -> u32 {
-        self.marks
-            .as_ref()
-            .map_or(0, |marks| marks.count(Marks::slot(parent, m)))
     }
 
     /// A child's length or bound as seen from its parent: one ply more, except for the
