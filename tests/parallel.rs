@@ -169,52 +169,11 @@ fn a_node_limit_holds_for_each_thread() {
 /// verdicts the rules doc expects (`tests/data/verify_cases.txt`), flaws included.
 #[test]
 fn verify_inside_a_problem_at_4_threads() {
-    use tsume_solver::tsume::verify::{self, VerifyOptions};
-    let options = VerifyOptions {
+    let options = tsume_solver::tsume::verify::VerifyOptions {
         hash_mb: 16,
         threads: 4,
         warm_up_nodes: Some(0),
-        ..VerifyOptions::default()
+        ..Default::default()
     };
-    let text = include_str!("data/verify_cases.txt");
-    let mut checked = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-        let (sfen, claimed) = match fields[0].split_once(" moves ") {
-            Some((s, m)) => (
-                s,
-                Some(
-                    m.split_whitespace()
-                        .map(String::from)
-                        .collect::<Vec<String>>(),
-                ),
-            ),
-            None => (fields[0], None),
-        };
-        let setup: tsume_solver::Setup = sfen.parse().unwrap();
-        let v = verify::verify(&setup, claimed.as_deref(), &options);
-        let messages: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
-        match fields[1] {
-            "sound" => assert!(v.is_sound(), "{}: {messages:?}", fields[0]),
-            _ => {
-                assert!(
-                    !v.is_sound() && !v.is_unproven(),
-                    "{}: {messages:?}",
-                    fields[0]
-                );
-                for expected in fields[2].split(';').map(str::trim) {
-                    assert!(
-                        messages.iter().any(|m| m.starts_with(expected)),
-                        "{}: expected {expected:?} among {messages:?}",
-                        fields[0]
-                    );
-                }
-            }
-        }
-        checked += 1;
-    }
-    assert_eq!(checked, 12);
+    assert_eq!(common::check_verify_cases(&options), 12);
 }

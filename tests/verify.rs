@@ -39,37 +39,7 @@ fn oracle_problem(line: &str) -> (Setup, Option<Vec<String>>, Vec<&str>) {
 
 #[test]
 fn verdicts_of_the_worked_cases() {
-    let text = common::read_data("verify_cases.txt");
-    let mut checked = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-        let (setup, claimed) = problem(fields[0]);
-        let v = verify::verify(&setup, claimed.as_deref(), &options(true));
-        let messages: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
-        match fields[1] {
-            "sound" => assert!(v.is_sound(), "{}: {messages:?}", fields[0]),
-            "flawed" => {
-                assert!(
-                    !v.is_sound() && !v.is_unproven(),
-                    "{}: {messages:?}",
-                    fields[0]
-                );
-                for expected in fields[2].split(';').map(str::trim) {
-                    assert!(
-                        messages.iter().any(|m| m.starts_with(expected)),
-                        "{}: expected {expected:?} among {messages:?}",
-                        fields[0]
-                    );
-                }
-            }
-            other => panic!("unknown verdict {other}"),
-        }
-        checked += 1;
-    }
-    assert_eq!(checked, 12);
+    assert_eq!(common::check_verify_cases(&options(true)), 12);
 }
 
 /// 余詰 at the first move exactly when cshogi's DfPn finds more than one mating first move.

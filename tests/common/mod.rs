@@ -72,3 +72,44 @@ pub fn replay_checking_line(
     }
     p
 }
+
+/// Verifies every case of `tests/data/verify_cases.txt` (`<problem> | sound|flawed [|
+/// <flaw messages, ; separated>]`) with `options`, asserting each verdict and that each
+/// expected flaw message begins one of the reported ones. Returns the cases checked.
+pub fn check_verify_cases(options: &tsume_solver::tsume::verify::VerifyOptions) -> usize {
+    let text = read_data("verify_cases.txt");
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (sfen, claimed) = match fields[0].split_once(" moves ") {
+            Some((s, m)) => (s, Some(m.split_whitespace().map(String::from).collect())),
+            None => (fields[0], None::<Vec<String>>),
+        };
+        let setup: tsume_solver::Setup = sfen.parse().expect("valid SFEN");
+        let v = tsume_solver::tsume::verify::verify(&setup, claimed.as_deref(), options);
+        let messages: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
+        match fields[1] {
+            "sound" => assert!(v.is_sound(), "{}: {messages:?}", fields[0]),
+            "flawed" => {
+                assert!(
+                    !v.is_sound() && !v.is_unproven(),
+                    "{}: {messages:?}",
+                    fields[0]
+                );
+                for expected in fields[2].split(';').map(str::trim) {
+                    assert!(
+                        messages.iter().any(|m| m.starts_with(expected)),
+                        "{}: expected {expected:?} among {messages:?}",
+                        fields[0]
+                    );
+                }
+            }
+            other => panic!("unknown verdict {other}"),
+        }
+        checked += 1;
+    }
+    checked
+}

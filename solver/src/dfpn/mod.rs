@@ -238,48 +238,58 @@ pub fn on_search_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 /// [`on_search_thread`], or an error when the thread cannot be started even with the
 /// smallest stack (an address-space limit such as `ulimit -v`).
 pub fn try_on_search_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, SearchThreadError> {
-    // Borrowed by the thread, so that `f` is still here when a spawn fails.
-    let slot = std::sync::Mutex::new(Some(f));
     std::thread::scope(|scope| {
-        // The stack is only reserved (pages are touched as the search goes deeper), but a
-        // limit on the address space can refuse the reservation: then take a smaller one
-        // (enough for all but very deep searches) rather than fail.
-        let mut size = SEARCH_STACK_BYTES;
-        loop {
-            let spawned = std::thread::Builder::new()
-                .name("tsume-search".into())
-                .stack_size(size)
-                .spawn_scoped(scope, || {
-                    let f = slot
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .take()
-                        .expect("run once");
-                    f()
-                });
-            match spawned {
-                Ok(handle) => {
-                    return Ok(handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-                }
-                Err(_) if size / 2 >= MIN_SEARCH_STACK_BYTES => size /= 2,
-                Err(e) => {
-                    return Err(SearchThreadError {
-                        stack_bytes: size,
-                        message: e.to_string(),
-                    })
-                }
+        spawn_search_thread(scope, "tsume-search", f).map(|handle| {
+            handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    })
+}
+
+/// Starts `f` on a scoped thread with a stack for deep searches (the main search thread and
+/// the helpers of a parallel search). The stack is only reserved (pages are touched as the
+/// search goes deeper), but a limit on the address space can refuse the reservation: then
+/// a smaller one is taken (enough for all but very deep searches) rather than fail.
+pub(crate) fn spawn_search_thread<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    name: &str,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> Result<std::thread::ScopedJoinHandle<'scope, T>, SearchThreadError> {
+    // Shared with each attempt, so that `f` is still here when a spawn fails.
+    let slot = Arc::new(std::sync::Mutex::new(Some(f)));
+    let mut size = SEARCH_STACK_BYTES;
+    loop {
+        let slot = slot.clone();
+        let spawned = std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(size)
+            .spawn_scoped(scope, move || {
+                let f = slot
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .take()
+                    .expect("run once");
+                f()
+            });
+        match spawned {
+            Ok(handle) => return Ok(handle),
+            Err(_) if size / 2 >= MIN_SEARCH_STACK_BYTES => size /= 2,
+            Err(e) => {
+                return Err(SearchThreadError {
+                    stack_bytes: size,
+                    message: e.to_string(),
+                })
             }
         }
-    })
+    }
 }
 
 /// Stack of the search thread: a few kilobytes per ply for a few thousand plies, reserved
 /// (only the pages used are ever touched).
 const SEARCH_STACK_BYTES: usize = 1 << 30;
 
-/// The smallest stack [`try_on_search_thread`] falls back to.
+/// The smallest stack [`spawn_search_thread`] falls back to.
 const MIN_SEARCH_STACK_BYTES: usize = 16 << 20;
 
 /// The search thread could not be started.

@@ -31,11 +31,6 @@ use crate::moves::Move;
 /// Nodes a parallel search spends alone before it starts its other threads.
 pub const WARM_UP_NODES: u64 = 20_000;
 
-/// Stack of each helper thread (reserved, not touched; as the main search thread's).
-const HELPER_STACK_BYTES: usize = 1 << 30;
-/// The smallest helper stack tried when the address space refuses a large one.
-const MIN_HELPER_STACK_BYTES: usize = 16 << 20;
-
 /// How many threads are searching below each (node, move), counted in a small array of
 /// counters indexed by a hash of the two: a collision only makes a child look busy.
 pub struct Marks {
@@ -145,7 +140,8 @@ impl<'t> Search<'t> {
                         path_dependent: helper.path_dependent,
                     }
                 };
-                if let Some(handle) = spawn_helper(scope, run) {
+                // A helper that cannot be started leaves the search with fewer threads.
+                if let Ok(handle) = super::spawn_search_thread(scope, "tsume-helper", run) {
                     handles.push(handle);
                 }
             }
@@ -223,36 +219,6 @@ impl<'t> Search<'t> {
         helper.marks = Some(marks.clone());
         helper.halt = Some(halt.clone());
         helper
-    }
-}
-
-/// Starts a helper thread with a deep stack (smaller if the address space refuses it);
-/// `None` if none can be started (the search goes on with fewer threads).
-fn spawn_helper<'scope, 'env, T: Send + 'scope>(
-    scope: &'scope std::thread::Scope<'scope, 'env>,
-    run: impl FnOnce() -> T + Send + 'scope,
-) -> Option<std::thread::ScopedJoinHandle<'scope, T>> {
-    let run = std::sync::Mutex::new(Some(run));
-    let run = Arc::new(run);
-    let mut size = HELPER_STACK_BYTES;
-    loop {
-        let run = run.clone();
-        let spawned = std::thread::Builder::new()
-            .name("tsume-helper".into())
-            .stack_size(size)
-            .spawn_scoped(scope, move || {
-                let f = run
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .take()
-                    .expect("run once");
-                f()
-            });
-        match spawned {
-            Ok(handle) => return Some(handle),
-            Err(_) if size / 2 >= MIN_HELPER_STACK_BYTES => size /= 2,
-            Err(_) => return None,
-        }
     }
 }
 
