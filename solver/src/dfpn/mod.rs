@@ -9,6 +9,7 @@
 //! - [`solve`] (this module): proves mate, shortens it to the shortest mate ("mate within
 //!   L − 2?" until disproven) and extracts a best-play line.
 
+mod children;
 mod clock;
 mod estimates;
 pub mod hands;

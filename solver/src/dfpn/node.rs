@@ -1,7 +1,7 @@
 //! A node's result and the children it keeps while it is searched.
 
 use super::hands;
-use super::table::{Kind, INF, NO_MATE};
+use super::table::{Kind, Probe, INF, NO_MATE};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::square::Square;
@@ -88,6 +88,15 @@ impl Child {
         self.len = NO_MATE;
         self.hand = hands::max_hand();
         self.rep_depth = depth;
+    }
+
+    /// Takes the numbers, length and hand of a table probe.
+    #[inline]
+    pub(super) fn take(&mut self, p: &Probe) {
+        self.pn = p.pn;
+        self.dn = p.dn;
+        self.len = p.len;
+        self.hand = p.hand;
     }
 
     pub(super) fn set(&mut self, r: &NodeResult) {

@@ -151,10 +151,7 @@ impl Search<'_> {
             return true;
         }
         let p = self.probe_transfer(key, missing, hand, budget);
-        c.pn = p.pn;
-        c.dn = p.dn;
-        c.len = p.len;
-        c.hand = p.hand;
+        c.take(&p);
         p.found
     }
 
@@ -173,10 +170,7 @@ impl Search<'_> {
         c.via = Via::Interposition;
         let key = self.pos.board_key_after(c.mv) ^ self.salt ^ interposition_flag(c.mv.to());
         let p = self.probe_transfer(key, self.missing, self.pos.hand(self.attacker), remaining);
-        c.pn = p.pn;
-        c.dn = p.dn;
-        c.len = p.len;
-        c.hand = p.hand;
+        c.take(&p);
         c.rep_depth = u32::MAX;
     }
 
@@ -205,10 +199,7 @@ impl Search<'_> {
             };
             let p = self.probe_transfer(key, self.missing, child_hand, budget);
             if p.kind() != Kind::Unknown {
-                c.pn = p.pn;
-                c.dn = p.dn;
-                c.len = p.len;
-                c.hand = p.hand;
+                c.take(&p);
                 self.flag_if_refuted(c, remaining);
             } else if p.found {
                 // Estimates only ever raise what the node knows: the child returned numbers

@@ -34,7 +34,7 @@ use crate::zobrist;
 pub use super::clock::{Limits, Progress, ProgressCallback, Stop};
 pub use super::node::NodeResult;
 use super::node::*;
-use super::parallel::{virtual_number, Marks};
+use super::parallel::Marks;
 pub use super::probe::table_salt;
 use super::probe::*;
 use super::thresholds::*;
@@ -151,6 +151,18 @@ pub struct Search<'t> {
 pub(super) struct Scratch {
     children: Vec<Child>,
     keys: Vec<ChildKey>,
+}
+
+/// What an attacker node's loop needs to know about the node.
+struct OrNode<'a> {
+    /// Its table key (flagged after an interposition).
+    key: u64,
+    ci: &'a CheckInfo,
+    /// The interposition square just played (tsume game).
+    flag: Option<Square>,
+    remaining: u16,
+    /// The budget of an ordinary check's child (`None`: no ordinary check fits).
+    normal_budget: Option<u16>,
 }
 
 impl<'t> Search<'t> {
@@ -390,7 +402,6 @@ impl<'t> Search<'t> {
     ) -> NodeResult {
         self.tick();
         let key = self.pos.board_key() ^ self.salt ^ flag.map_or(0, interposition_flag);
-        let hand = self.pos.hand(self.attacker);
         // The budget of an ordinary check's child (none left: no ordinary check).
         let normal_budget = match flag {
             None => (remaining > 0).then(|| below(remaining)),
@@ -413,61 +424,10 @@ impl<'t> Search<'t> {
         }
         let Scratch { children, keys } = scratch;
         if let Some(budget) = normal_budget {
-            self.prefetch_child_keys(&moves, keys);
-            let lookup_first = looks_up_first(remaining);
-            let mut mate = false;
-            for (&m, &(child_key, child_hand, repeats)) in moves.iter().zip(keys.iter()) {
-                let mut c = Child::new(m, Via::Normal);
-                if let Some(d) = repeats {
-                    c.repeats(d);
-                } else {
-                    let p = self.probe_transfer(child_key, self.missing, child_hand, budget);
-                    if p.found {
-                        c.pn = p.pn;
-                        c.dn = p.dn;
-                        c.len = p.len;
-                        c.hand = p.hand;
-                    } else if lookup_first {
-                        c.fresh = true;
-                    } else {
-                        self.evaluate_new_and_child(&mut c, budget);
-                    }
-                }
-                mate = c.pn == 0;
-                children.push(c);
-                if mate {
-                    break;
-                }
-            }
-            if lookup_first && !mate {
-                for c in children.iter_mut().filter(|c| c.fresh) {
-                    c.fresh = false;
-                    self.evaluate_new_and_child(c, budget);
-                    if c.pn == 0 {
-                        break;
-                    }
-                }
-            }
+            self.expand_checks(&moves, children, keys, remaining, budget);
         }
         if let Some(s) = flag {
-            // Capturing the interposed piece and mating without it (within the parent's
-            // budget) makes the interposition useless.
-            for &m in moves.iter().filter(|m| m.to() == s) {
-                let Some(captured) = self.pos.captured_piece(m) else {
-                    continue;
-                };
-                let x = captured.kind.unpromote();
-                let board = self.pos.board_key_after(m);
-                let mut hands = [self.pos.hand(Color::Black), self.pos.hand(Color::White)];
-                hands[self.attacker.index()] = self.pos.hand_after(m).remove(x);
-                let child_hand = hands[self.attacker.index()];
-                let full = zobrist::full_key(board, hands[0], hands[1]);
-                let missing = self.missing.add(x);
-                let mut c = Child::new(m, Via::UnusedCapture);
-                let key = board ^ salt_of(missing) ^ self.game_salt;
-                self.probe_child(&mut c, key, missing, child_hand, full, remaining);
-                children.push(c);
-            }
+            self.expand_unused_captures(&moves, s, children, remaining);
         }
         if let Some(i) = children.iter().position(|c| c.pn == 0) {
             let c = children[i];
@@ -478,110 +438,120 @@ impl<'t> Search<'t> {
             // Flagged, no budget for an ordinary check and no capture of the interposed piece.
             return NodeResult::disproven(remaining, hands::max_hand(), u32::MAX, 1);
         }
-        let flagged = flag.is_some();
-        let parent = if self.marks.is_some() {
-            self.pos.full_key()
-        } else {
-            0
+        let node = OrNode {
+            key,
+            ci: &ci,
+            flag,
+            remaining,
+            normal_budget,
         };
+        self.or_loop(&node, children, keys, th_pn, th_dn)
+    }
+
+    /// Searches an attacker node's children until the node is settled or exceeds a
+    /// threshold.
+    fn or_loop(
+        &mut self,
+        node: &OrNode,
+        children: &mut [Child],
+        keys: &[ChildKey],
+        th_pn: u32,
+        th_dn: u32,
+    ) -> NodeResult {
+        let flagged = node.flag.is_some();
+        let hand = self.pos.hand(self.attacker);
+        let parent = self.parent_key();
         let mut amount: u32 = 1;
         loop {
             if amount > 1 && self.marks.is_some() {
-                self.refresh_children(children, keys, remaining, normal_budget);
+                self.refresh_children(children, keys, node.remaining, node.normal_budget);
             }
-            let mut pn = INF;
-            // The least proof number without the other threads' virtual numbers (what the
-            // table is told).
-            let mut pn_true = INF;
-            let mut dn_max: u32 = 0;
-            let mut open: u32 = 0;
-            let mut best = 0;
-            let mut pn2 = INF;
-            for (i, c) in children.iter().enumerate() {
-                let shorter =
-                    c.pn == 0 && Self::lift(c, flagged) < Self::lift(&children[best], flagged);
-                pn_true = pn_true.min(c.pn);
-                let c_pn = virtual_number(c.pn, self.busy(parent, c.mv));
-                if c_pn < pn || (c_pn == pn && shorter) {
-                    pn2 = pn;
-                    pn = c_pn;
-                    best = i;
-                } else if c_pn < pn2 {
-                    pn2 = c_pn;
-                }
-                if c.dn > 0 {
-                    dn_max = dn_max.max(c.dn);
-                    open += 1;
-                }
-            }
-            // The disproof number is that of the hardest child plus one per other open
-            // child (as in weak proof-number search), not the sum: checks that transpose
-            // into each other, or look alike (a promotion and its non-promotion), would
-            // otherwise be counted many times, and a node with many checks would look far
-            // harder to refute than it is. It cut the nodes of the shortest-mate searches by
-            // a fifth on 32 将棋図巧 problems.
-            let dn = if open == 0 {
-                0
-            } else {
-                dn_max.saturating_add(open - 1)
-            };
+            let pick = self.pick_check(children, parent, flagged);
+            let (pn, dn) = (pick.least, pick.other);
             if pn == 0 {
-                let c = children[best];
-                let proof = match c.via {
-                    Via::UnusedCapture => c.hand,
-                    _ => hands::before_attacker_move(&self.pos, c.mv, c.hand),
-                };
-                let len = Self::lift(&c, flagged);
-                return self.prove(key, proof, len, Some(c.mv), amount);
+                return self.proven_by_check(node, &children[pick.best], amount);
             }
             if dn == 0 {
-                let mut d = hands::max_hand();
-                let mut bound = NO_MATE;
-                let mut rep = u32::MAX;
-                for c in children.iter() {
-                    d = d.min(match c.via {
-                        Via::UnusedCapture => c.hand,
-                        _ => hands::disproof_before_attacker_move(&self.pos, c.mv, c.hand),
-                    });
-                    bound = bound.min(Self::lift(c, flagged));
-                    rep = rep.min(c.rep_depth);
-                }
-                if flagged && normal_budget.is_none() {
-                    // Ordinary checks were cut by the budget, not refuted.
-                    bound = bound.min(remaining);
-                }
-                let d = hands::or_node_disproof_hand(&self.pos, &ci, d);
-                if rep >= self.depth {
-                    self.table.store_disproven(key, d, bound, amount);
-                    rep = u32::MAX;
-                } else {
-                    self.path_dependent += 1;
-                }
-                return NodeResult::disproven(bound, d, rep, amount);
+                return self.refuted_checks(node, children, amount);
             }
             let dn = dn.min(MAX_FINITE);
             if pn >= th_pn || dn >= th_dn || self.stopped.is_some() {
-                self.table.store_unknown(
-                    key,
-                    hand,
-                    remaining,
-                    pn_true,
-                    dn,
-                    Some(children[best].mv),
-                    amount,
-                );
+                let best = Some(children[pick.best].mv);
+                let pn_true = pick.least_true;
+                self.table
+                    .store_unknown(node.key, hand, node.remaining, pn_true, dn, best, amount);
                 return NodeResult::unknown(pn, dn, amount);
             }
-            let c = children[best];
-            let child_th_pn = th_pn.min(one_plus_epsilon(pn2));
-            let child_th_dn = or_child_dn_threshold(th_dn, dn, open);
+            let c = children[pick.best];
+            let child_th_pn = th_pn.min(one_plus_epsilon(pick.second));
+            let child_th_dn = or_child_dn_threshold(th_dn, dn, pick.open);
             let budget = match c.via {
-                Via::UnusedCapture => remaining,
-                _ => normal_budget.expect("ordinary children only with a budget"),
+                Via::UnusedCapture => node.remaining,
+                _ => node
+                    .normal_budget
+                    .expect("ordinary children only with a budget"),
             };
             let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
             amount = amount.saturating_add(r.amount);
-            children[best].set(&r);
+            children[pick.best].set(&r);
+        }
+    }
+
+    /// An attacker node mated by the check `c`: stored and returned.
+    fn proven_by_check(&mut self, node: &OrNode, c: &Child, amount: u32) -> NodeResult {
+        let proof = match c.via {
+            Via::UnusedCapture => c.hand,
+            _ => hands::before_attacker_move(&self.pos, c.mv, c.hand),
+        };
+        let len = Self::lift(c, node.flag.is_some());
+        self.prove(node.key, proof, len, Some(c.mv), amount)
+    }
+
+    /// An attacker node whose every check is refuted: its disproof hand and bound from
+    /// theirs, stored unless it depends on the path above the node.
+    fn refuted_checks(&mut self, node: &OrNode, children: &[Child], amount: u32) -> NodeResult {
+        let flagged = node.flag.is_some();
+        let mut d = hands::max_hand();
+        let mut bound = NO_MATE;
+        let mut rep = u32::MAX;
+        for c in children.iter() {
+            d = d.min(match c.via {
+                Via::UnusedCapture => c.hand,
+                _ => hands::disproof_before_attacker_move(&self.pos, c.mv, c.hand),
+            });
+            bound = bound.min(Self::lift(c, flagged));
+            rep = rep.min(c.rep_depth);
+        }
+        if flagged && node.normal_budget.is_none() {
+            // Ordinary checks were cut by the budget, not refuted.
+            bound = bound.min(node.remaining);
+        }
+        let d = hands::or_node_disproof_hand(&self.pos, node.ci, d);
+        self.disproven(node.key, d, bound, rep, amount)
+    }
+
+    /// A disproof (hand `d`, no mate within `bound`) depending on the path down to depth
+    /// `rep`: stored when that is not above this node, else counted and kept out of the
+    /// table (see the module doc).
+    fn disproven(&mut self, key: u64, d: Hand, bound: u16, rep: u32, amount: u32) -> NodeResult {
+        let mut rep = rep;
+        if rep >= self.depth {
+            self.table.store_disproven(key, d, bound, amount);
+            rep = u32::MAX;
+        } else {
+            self.path_dependent += 1;
+        }
+        NodeResult::disproven(bound, d, rep, amount)
+    }
+
+    /// The full key of the current position when threads search together (the key of
+    /// their marks), else 0.
+    #[inline]
+    fn parent_key(&self) -> u64 {
+        if self.marks.is_some() {
+            self.pos.full_key()
+        } else {
+            0
         }
     }
 
@@ -611,7 +581,6 @@ impl<'t> Search<'t> {
     ) -> NodeResult {
         self.tick();
         let key = self.pos.board_key() ^ self.salt;
-        let hand = self.pos.hand(self.attacker);
         let mut moves = MoveList::new();
         let horizon = remaining <= 1;
         if horizon && self.horizon_escape() {
@@ -624,154 +593,50 @@ impl<'t> Search<'t> {
         if moves.is_empty() {
             return self.mated(key, remaining).unwrap_or_else(|r| r);
         }
-        let squares = if self.defences.excuses_interpositions() {
-            movegen::interposition_squares(&self.pos)
-        } else {
-            crate::bitboard::Bitboard::EMPTY
-        };
         let Scratch { children, keys } = scratch;
-        self.prefetch_child_keys(&moves, keys);
-        let lookup_first = looks_up_first(remaining);
-        let mut refuted = None;
-        for (&m, &(child_key, child_hand, repeats)) in moves.iter().zip(keys.iter()) {
-            let via = if !movegen::is_interposition(&self.pos, squares, m) {
-                Via::Normal
-            } else if remaining >= 2 && remaining != UNLIMITED {
-                Via::Pending
-            } else {
-                Via::Interposition
-            };
-            let mut c = Child::new(m, via);
-            if let Some(d) = repeats {
-                c.repeats(d);
-            } else {
-                let (key, budget) = match via {
-                    Via::Interposition => (child_key ^ interposition_flag(m.to()), remaining),
-                    _ => (child_key, below(remaining)),
-                };
-                let p = self.probe_transfer(key, self.missing, child_hand, budget);
-                c.pn = p.pn;
-                c.dn = p.dn;
-                c.len = p.len;
-                c.hand = p.hand;
-                if !p.found && via != Via::Interposition && budget >= 1 {
-                    if lookup_first {
-                        c.fresh = true;
-                    } else {
-                        self.evaluate_new_or_child(&mut c, key, budget);
-                    }
-                }
-            }
-            self.flag_if_refuted(&mut c, remaining);
-            if c.dn == 0 {
-                refuted = Some(c);
-                break;
-            }
-            children.push(c);
-        }
-        if lookup_first && refuted.is_none() {
-            // Every move has its child here, in order.
-            for (c, &(key, _, _)) in children.iter_mut().zip(keys.iter()) {
-                if !c.fresh {
-                    continue;
-                }
-                c.fresh = false;
-                self.evaluate_new_or_child(c, key, below(remaining));
-                self.flag_if_refuted(c, remaining);
-                if c.dn == 0 {
-                    refuted = Some(*c);
-                    break;
-                }
-            }
-        }
-        if let Some(c) = refuted {
-            children.clear();
-            children.push(c);
-        }
-        let parent = if self.marks.is_some() {
-            self.pos.full_key()
-        } else {
-            0
-        };
+        self.expand_evasions(&moves, children, keys, remaining);
+        self.and_loop(key, remaining, children, keys, th_pn, th_dn)
+    }
+
+    /// Searches a defender node's children until the node is settled or exceeds a
+    /// threshold.
+    fn and_loop(
+        &mut self,
+        key: u64,
+        remaining: u16,
+        children: &mut [Child],
+        keys: &[ChildKey],
+        th_pn: u32,
+        th_dn: u32,
+    ) -> NodeResult {
+        let hand = self.pos.hand(self.attacker);
+        let parent = self.parent_key();
         let mut amount: u32 = 1;
         loop {
             if amount > 1 && self.marks.is_some() {
                 let budget = (remaining > 0).then(|| below(remaining));
                 self.refresh_children(children, keys, remaining, budget);
             }
-            let mut dn = INF;
-            // The least disproof number without the other threads' virtual numbers.
-            let mut dn_true = INF;
-            let mut pn: u32 = 0;
-            let mut best = 0;
-            let mut dn2 = INF;
-            // Drops on one square (interpositions with different pieces) usually share their
-            // fate: their proof numbers count once, as the largest of them.
-            let mut drop_pn = [0u32; 81];
-            for (i, c) in children.iter().enumerate() {
-                dn_true = dn_true.min(c.dn);
-                let c_dn = virtual_number(c.dn, self.busy(parent, c.mv));
-                if c_dn < dn || (c_dn == dn && c.dn == 0 && c.rep_depth > children[best].rep_depth)
-                {
-                    dn2 = dn;
-                    dn = c_dn;
-                    best = i;
-                } else if c_dn < dn2 {
-                    dn2 = c_dn;
-                }
-                if c.mv.is_drop() {
-                    let slot = &mut drop_pn[c.mv.to().index()];
-                    if c.pn > *slot {
-                        pn = pn.saturating_add(c.pn - *slot);
-                        *slot = c.pn;
-                    }
-                } else {
-                    pn = pn.saturating_add(c.pn);
-                }
-            }
+            let pick = self.pick_evasion(children, parent);
+            let (pn, dn) = (pick.other, pick.least);
             if dn == 0 {
-                let c = children[best];
+                let c = children[pick.best];
                 let d = hands::and_node_disproof_hand(&self.pos, c.mv, c.hand);
-                let bound = Self::lift(&c, false);
-                let mut rep = c.rep_depth;
-                if rep >= self.depth {
-                    self.table.store_disproven(key, d, bound, amount);
-                    rep = u32::MAX;
-                } else {
-                    self.path_dependent += 1;
-                }
-                return NodeResult::disproven(bound, d, rep, amount);
+                return self.disproven(key, d, Self::lift(&c, false), c.rep_depth, amount);
             }
             if pn == 0 {
-                let mut proof = Hand::EMPTY;
-                let mut len = 0;
-                let mut best_mv = children[0].mv;
-                for c in children.iter() {
-                    proof = proof.max(c.hand);
-                    let l = Self::lift(c, false);
-                    if l >= len {
-                        len = l;
-                        best_mv = c.mv;
-                    }
-                }
-                let proof = hands::and_node_proof_hand(&self.pos, self.attacker, proof);
-                return self.prove(key, proof, len, Some(best_mv), amount);
+                return self.mated_by_every_evasion(key, children, amount);
             }
             let pn = pn.min(MAX_FINITE);
             if pn >= th_pn || dn >= th_dn || self.stopped.is_some() {
-                self.table.store_unknown(
-                    key,
-                    hand,
-                    remaining,
-                    pn,
-                    dn_true,
-                    Some(children[best].mv),
-                    amount,
-                );
+                let best = Some(children[pick.best].mv);
+                let dn_true = pick.least_true;
+                self.table
+                    .store_unknown(key, hand, remaining, pn, dn_true, best, amount);
                 return NodeResult::unknown(pn, dn, amount);
             }
-            let c = children[best];
-            let child_th_dn = th_dn.min(one_plus_epsilon(dn2));
+            let c = children[pick.best];
+            let child_th_dn = th_dn.min(one_plus_epsilon(pick.second));
             let child_th_pn = and_child_pn_threshold(th_pn, pn, c.pn);
             let budget = match c.via {
                 Via::Interposition => remaining,
@@ -779,8 +644,25 @@ impl<'t> Search<'t> {
             };
             let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
             amount = amount.saturating_add(r.amount);
-            children[best].set(&r);
-            self.flag_if_refuted(&mut children[best], remaining);
+            children[pick.best].set(&r);
+            self.flag_if_refuted(&mut children[pick.best], remaining);
         }
+    }
+
+    /// A defender node mated after every evasion: proven with the longest of them.
+    fn mated_by_every_evasion(&mut self, key: u64, children: &[Child], amount: u32) -> NodeResult {
+        let mut proof = Hand::EMPTY;
+        let mut len = 0;
+        let mut best_mv = children[0].mv;
+        for c in children.iter() {
+            proof = proof.max(c.hand);
+            let l = Self::lift(c, false);
+            if l >= len {
+                len = l;
+                best_mv = c.mv;
+            }
+        }
+        let proof = hands::and_node_proof_hand(&self.pos, self.attacker, proof);
+        self.prove(key, proof, len, Some(best_mv), amount)
     }
 }
