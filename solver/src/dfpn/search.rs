@@ -10,7 +10,8 @@
 //! to the table once the search has returned above that depth (graph-history interaction).
 //!
 //! This file is the node loop (the OR and AND nodes, descending into a child); the rest of
-//! the search is split by idea beside it: `estimates.rs` (initial values of new children,
+//! the search is split by idea beside it: `children.rs` (a node's children: their
+//! expansion and the pick of the next), `estimates.rs` (initial values of new children,
 //! nodes decided on the spot), `probe.rs` (keys, table probes, repetition),
 //! `thresholds.rs`, `node.rs` (a node's result and its children), `clock.rs` (limits
 //! and progress) and `parallel.rs` (threads searching one root together).
