@@ -3,9 +3,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tsume_solver::{Move, Position};
@@ -16,99 +15,39 @@ use tsume_solver::{Move, Position};
 const MICROCOSMOS: &str =
     "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// Every line received so far (for failure messages).
-    log: Vec<String>,
+/// `tsume usi`, handshake done.
+struct Engine(common::engine::Pipe);
+
+impl std::ops::Deref for Engine {
+    type Target = common::engine::Pipe;
+    fn deref(&self) -> &common::engine::Pipe {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut common::engine::Pipe {
+        &mut self.0
+    }
 }
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tsume"))
-            .arg("usi")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("starting tsume usi");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine {
-            child,
-            stdin,
-            lines: rx,
-            log: Vec::new(),
-        };
+        let mut e = Engine(common::engine::Pipe::spawn(&["usi"], None, false));
         e.send("usi");
         e.expect("usiok", Duration::from_secs(10));
         e
     }
 
-    fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").expect("writing to the engine");
-        self.stdin.flush().unwrap();
-    }
-
     /// Lines up to and including the first one starting with `prefix`.
     fn expect(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.log.push(line.clone());
-                    let done = line.starts_with(prefix);
-                    got.push(line);
-                    if done {
-                        return got;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!(
-                    "no {prefix:?} within {timeout:?}; engine said:\n{}",
-                    self.log.join("\n")
-                ),
-                Err(RecvTimeoutError::Disconnected) => panic!(
-                    "the engine closed stdout before {prefix:?}; it said:\n{}",
-                    self.log.join("\n")
-                ),
-            }
-        }
+        self.0
+            .until(&format!("{prefix:?}"), |l| l.starts_with(prefix), timeout)
     }
 
     fn ready(&mut self) {
         self.send("isready");
         self.expect("readyok", Duration::from_secs(10));
-    }
-
-    /// Waits for the process to exit.
-    fn wait_exit(&mut self, timeout: Duration) -> std::process::ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "the engine did not exit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -26,9 +26,10 @@
 //!
 //! The GUIs themselves are not run here: these tests replay their sequences.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// ShogiHome's default time for `usiok` (`engineTimeoutSeconds`).
@@ -43,96 +44,28 @@ const MICROCOSMOS: &str =
     "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
 
 /// The engine as a GUI launches it: the executable alone, no arguments, in its directory.
-struct Gui {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    log: Vec<String>,
-}
+struct Gui(common::engine::Pipe);
 
 impl Gui {
     fn launch() -> Gui {
         let exe = std::path::Path::new(env!("CARGO_BIN_EXE_tsume"));
-        let mut child = Command::new(exe)
-            .current_dir(exe.parent().unwrap())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("starting tsume without arguments");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Gui {
-            child,
-            stdin,
-            lines: rx,
-            log: Vec::new(),
-        }
+        Gui(common::engine::Pipe::spawn(&[], exe.parent(), true))
     }
 
     fn send(&mut self, cmd: &str) {
-        self.log.push(format!("> {cmd}"));
-        writeln!(self.stdin, "{cmd}").expect("writing to the engine");
-        self.stdin.flush().unwrap();
+        self.0.send(cmd);
     }
 
     /// Lines up to and including the first that `done` accepts.
     fn until(&mut self, done: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.log.push(line.clone());
-                    let end = done(&line);
-                    got.push(line);
-                    if end {
-                        return got;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("no answer within {timeout:?}:\n{}", self.log.join("\n"))
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the engine closed stdout:\n{}", self.log.join("\n"))
-                }
-            }
-        }
+        self.0.until("answer", done, timeout)
     }
 
     /// `quit`, and the process gone before the GUI would kill it.
     fn quit(&mut self) {
         self.send("quit");
-        let deadline = Instant::now() + QUIT_TIMEOUT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "{status:?}\n{}", self.log.join("\n"));
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "not exited {QUIT_TIMEOUT:?} after quit:\n{}",
-                self.log.join("\n")
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Gui {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let status = self.0.wait_exit(QUIT_TIMEOUT);
+        assert!(status.success(), "{status:?}\n{}", self.0.log.join("\n"));
     }
 }
 

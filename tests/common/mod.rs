@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod engine;
+
 use std::path::PathBuf;
 
 /// Path of a file under `tests/data/`.
