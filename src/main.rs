@@ -131,8 +131,8 @@ enum Command {
 /// from `EngineProcess.launch`). So `tsume` with no arguments and a standard input that is
 /// not a terminal reads its first line: `usi` starts the USI engine on it, exactly as `tsume
 /// usi` (the line is its first command); anything else is the usage error it always was.
-/// `None`: not started that way; `Some(Err(line))`: started that way, but not by a GUI.
-fn started_by_a_gui() -> Option<Result<(), String>> {
+/// `None`: not started that way; `Some(Err(why))`: started that way, but not by a GUI.
+fn started_by_a_gui() -> Option<Result<(), NotAGui>> {
     use std::io::{BufRead, IsTerminal, Read};
     if std::env::args_os().len() != 1 || std::io::stdin().is_terminal() {
         return None;
@@ -143,16 +143,15 @@ fn started_by_a_gui() -> Option<Result<(), String>> {
     loop {
         first.clear();
         match input.read_until(b'\n', &mut first) {
-            Ok(0) => return Some(Err("the standard input ended".to_string())),
+            Ok(0) => return Some(Err(NotAGui::InputEnded)),
             Ok(_) if first.trim_ascii().is_empty() => continue,
             Ok(_) => break,
-            Err(e) => return Some(Err(format!("the standard input cannot be read: {e}"))),
+            Err(e) => return Some(Err(NotAGui::Unreadable(e))),
         }
     }
     if first.trim_ascii() != b"usi" {
-        return Some(Err(format!(
-            "the first line was {:?}",
-            String::from_utf8_lossy(first.trim_ascii())
+        return Some(Err(NotAGui::FirstLine(
+            String::from_utf8_lossy(first.trim_ascii()).into_owned(),
         )));
     }
     usi::run_with(
@@ -160,6 +159,26 @@ fn started_by_a_gui() -> Option<Result<(), String>> {
         Box::new(std::io::stdout()),
     );
     Some(Ok(()))
+}
+
+/// Why `tsume` without arguments, its input not a terminal, is not a GUI's USI engine: the
+/// end of the usage message.
+#[derive(Debug)]
+enum NotAGui {
+    InputEnded,
+    Unreadable(std::io::Error),
+    /// The first line that is not blank, when it is not `usi`.
+    FirstLine(String),
+}
+
+impl std::fmt::Display for NotAGui {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotAGui::InputEnded => write!(f, "the standard input ended"),
+            NotAGui::Unreadable(e) => write!(f, "the standard input cannot be read: {e}"),
+            NotAGui::FirstLine(line) => write!(f, "the first line was {line:?}"),
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -266,14 +285,30 @@ pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>,
     }
 }
 
+/// Why the workers of a run cannot all be had (see [`workers_fit`]).
+#[derive(Debug)]
+pub(crate) enum WorkersError {
+    Tables(dfpn::table::TableAllocError),
+    Thread(dfpn::SearchThreadError),
+}
+
+impl std::fmt::Display for WorkersError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorkersError::Tables(e) => write!(f, "{e}"),
+            WorkersError::Thread(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 /// Whether `workers` threads can each hold tables of `hash_mb` MiB at once, and a search
 /// thread can be started while they are held.
-pub(crate) fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), String> {
+pub(crate) fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), WorkersError> {
     let tables = (0..workers)
         .map(|_| tsume::Tables::try_new(hash_mb))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let thread = dfpn::try_on_search_thread(|| ()).map_err(|e| e.to_string());
+        .map_err(WorkersError::Tables)?;
+    let thread = dfpn::try_on_search_thread(|| ()).map_err(WorkersError::Thread);
     drop(tables);
     thread
 }

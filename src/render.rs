@@ -16,11 +16,12 @@
 //! - Text uses a font stack of common CJK fonts ending in the generic `serif`: no external
 //!   font or network is needed to view the file, and a `viewBox` lets it scale to any size.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use tsume_generator::line::{self, LineError};
-use tsume_solver::{notation, Color, Hand, Move, PieceKind, Position, Square};
+use tsume_solver::{notation, Color, Hand, Move, ParsePositionError, PieceKind, Position, Square};
 
 /// The font stack for all text.
 const FONT_FAMILY: &str = "'Noto Sans CJK JP','Hiragino Mincho ProN','Yu Mincho',serif";
@@ -400,6 +401,77 @@ fn write_pieces(svg: &mut String, pos: &Position, attacker: Color) {
 
 // ----- the command -----
 
+/// Why `tsume render` cannot draw or write; the text is the message after `tsume: `.
+#[derive(Debug)]
+pub enum RenderError {
+    /// `--out -` with a pack.
+    PackToStdout(String),
+    /// A directory as `--out` for one diagram.
+    OutIsDirectory(PathBuf),
+    /// A file as `--out` for a pack.
+    OutNotDirectory(PathBuf),
+    /// A USI `position`/`sfen` command whose SFEN is not a legal position.
+    Position(ParsePositionError),
+    /// An SFEN line that cannot be read.
+    Line(LineError),
+    /// Nothing but blanks (or a comment) where the SFEN should be.
+    EmptySfen,
+    /// The moves: `--move N` beyond them, or one that cannot be played.
+    Moves(String),
+    /// The pack file cannot be read.
+    UnreadablePack { path: PathBuf, error: io::Error },
+    /// A problem of the pack, at `line` of `path`.
+    PackLine {
+        path: PathBuf,
+        line: usize,
+        error: LineError,
+    },
+    /// A pack without problems.
+    EmptyPack(PathBuf),
+    /// The output directory cannot be made.
+    CreateDir { path: PathBuf, error: io::Error },
+    /// A file cannot be written.
+    Write { path: PathBuf, error: io::Error },
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::PackToStdout(input) => write!(
+                f,
+                "--out - writes one diagram to stdout; {input} is a pack: give a directory"
+            ),
+            RenderError::OutIsDirectory(out) => write!(
+                f,
+                "--out {} is a directory; give a file name such as diagram.svg",
+                out.display()
+            ),
+            RenderError::OutNotDirectory(dir) => {
+                write!(f, "--out {} must be a directory for a pack", dir.display())
+            }
+            RenderError::Position(e) => write!(f, "{e}"),
+            RenderError::Line(e) => write!(f, "{e}"),
+            RenderError::EmptySfen => write!(f, "malformed SFEN: empty SFEN"),
+            RenderError::Moves(e) => write!(f, "{e}"),
+            RenderError::UnreadablePack { path, error } => {
+                write!(f, "cannot read pack {}: {error}", path.display())
+            }
+            RenderError::PackLine { path, line, error } => {
+                write!(f, "{}:{line}: {error}", path.display())
+            }
+            RenderError::EmptyPack(path) => write!(f, "pack {} has no problems", path.display()),
+            RenderError::CreateDir { path, error } => {
+                write!(f, "cannot create {}: {error}", path.display())
+            }
+            RenderError::Write { path, error } => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
 /// A problem to draw: its position and the moves that may follow.
 struct Problem {
     pos: Position,
@@ -409,16 +481,16 @@ struct Problem {
 /// Reads `<sfen> moves m1 m2 …` (an SFEN line, as `tsume verify` reads it) or a USI
 /// `position …` / `sfen …` command (as `tsume solve` reads it) into the position and the
 /// moves.
-fn parse_sfen_with_moves(text: &str) -> Result<Problem, String> {
+fn parse_sfen_with_moves(text: &str) -> Result<Problem, RenderError> {
     if matches!(text.split_whitespace().next(), Some("position" | "sfen")) {
         let crate::input::SfenWithMoves { sfen, moves } = crate::input::split_moves(text);
-        let pos = Position::from_sfen(&sfen).map_err(|e| e.to_string())?;
+        let pos = Position::from_sfen(&sfen).map_err(RenderError::Position)?;
         return Ok(Problem { pos, moves });
     }
     let read = line::parse_sfen_line(text)
-        .map_err(|e| e.to_string())?
-        .ok_or("malformed SFEN: empty SFEN")?;
-    let pos = read.position().map_err(|e| e.to_string())?;
+        .map_err(RenderError::Line)?
+        .ok_or(RenderError::EmptySfen)?;
+    let pos = read.position().map_err(RenderError::Line)?;
     Ok(Problem {
         pos,
         moves: read.solution.unwrap_or_default(),
@@ -439,7 +511,8 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
     let mut last = None;
     // Every move is checked, not only those drawn: a diagram of a line with an illegal
     // move in it is bad input whatever `--move` says.
-    for &m in &crate::input::parse_moves(&pos, &problem.moves)?[..ply] {
+    let moves = crate::input::parse_moves(&pos, &problem.moves).map_err(|e| e.to_string())?;
+    for &m in &moves[..ply] {
         pos.do_move(m);
         last = Some(m);
     }
@@ -454,8 +527,11 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
     ))
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+fn write_file(path: &Path, text: &str) -> Result<(), RenderError> {
+    std::fs::write(path, text).map_err(|error| RenderError::Write {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 /// Whether the input argument names a pack file rather than an SFEN.
@@ -464,37 +540,38 @@ fn is_pack_path(input: &str) -> bool {
 }
 
 /// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
-pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, String> {
+pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
     let ply = ply.unwrap_or(0);
     if is_pack_path(input) {
         if out == Path::new("-") {
-            return Err(format!(
-                "--out - writes one diagram to stdout; {input} is a pack: give a directory"
-            ));
+            return Err(RenderError::PackToStdout(input.to_string()));
         }
         return render_pack(Path::new(input), out, ply);
     }
     let problem = parse_sfen_with_moves(input)?;
-    let (pos, opts) = position_after(&problem, ply)?;
+    let (pos, opts) = position_after(&problem, ply).map_err(RenderError::Moves)?;
     let svg = render_svg(&pos, &opts);
     if out == Path::new("-") {
         print!("{svg}");
         return Ok(Vec::new());
     }
     if out.is_dir() {
-        return Err(format!(
-            "--out {} is a directory; give a file name such as diagram.svg",
-            out.display()
-        ));
+        return Err(RenderError::OutIsDirectory(out.to_path_buf()));
     }
     write_file(out, &svg)?;
     Ok(vec![out.to_path_buf()])
 }
 
-fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read pack {}: {e}", path.display()))?;
-    let at = |line: usize, e: LineError| format!("{}:{line}: {e}", path.display());
+fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, RenderError> {
+    let bytes = std::fs::read(path).map_err(|error| RenderError::UnreadablePack {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let at = |line: usize, error: LineError| RenderError::PackLine {
+        path: path.to_path_buf(),
+        line,
+        error,
+    };
     let mut jobs = Vec::new();
     // Ids are file names: the one id rule keeps them inside `dir` and visible.
     for p in line::read_pack(&bytes).map_err(|e| at(e.line, e.error))? {
@@ -509,15 +586,15 @@ fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, Stri
         jobs.push((p.id, render_svg(&pos, &opts)));
     }
     if jobs.is_empty() {
-        return Err(format!("pack {} has no problems", path.display()));
+        return Err(RenderError::EmptyPack(path.to_path_buf()));
     }
     if dir.exists() && !dir.is_dir() {
-        return Err(format!(
-            "--out {} must be a directory for a pack",
-            dir.display()
-        ));
+        return Err(RenderError::OutNotDirectory(dir.to_path_buf()));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|error| RenderError::CreateDir {
+        path: dir.to_path_buf(),
+        error,
+    })?;
     let mut written = Vec::new();
     for (id, svg) in jobs {
         let file = dir.join(format!("{id}.svg"));
