@@ -18,10 +18,12 @@
 //! an illegal move in the solution or final alternatives…) is an error naming the line and
 //! the problem, never a silently broken page. Soundness is `tsume verify`'s job.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use tsume_generator::line::{self, LineError, ProblemLine};
+use tsume_solver::position::IllegalMoveError;
 use tsume_solver::{notation, Color, Move, PieceKind, Position, Setup, Square};
 
 use crate::render::{escape, hand_text, render_svg, RenderOptions};
@@ -152,8 +154,9 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
     let pos = read.position()?;
     let solution = read.solution.as_deref().unwrap_or_default();
     let alternatives = read.final_alternatives.as_deref().unwrap_or_default();
-    let line = play_solution(&pos, solution, alternatives).map_err(|e| read.error(e))?;
-    check_length(read.length, line.moves.len()).map_err(|e| read.error(e))?;
+    let line =
+        play_solution(&pos, solution, alternatives).map_err(|e| read.error(e.to_string()))?;
+    check_length(read.length, line.moves.len()).map_err(|e| read.error(e.to_string()))?;
     let thumbnail = thumbnail(&pos);
     let hands = card_hands(&pos);
     Ok(PageProblem {
@@ -174,6 +177,51 @@ fn page_problem(id: String, read: &ProblemLine) -> Result<PageProblem, LineError
     })
 }
 
+/// Why a pack line's solution cannot be shown: the message of its [`LineError`].
+#[derive(Debug)]
+enum SolutionError {
+    Missing,
+    /// An even number of moves: the attacker's mating move is not last.
+    EvenLength(usize),
+    /// Move `number` (1-based) of the solution.
+    Move {
+        number: usize,
+        usi: String,
+        error: IllegalMoveError,
+    },
+    /// A final alternative that is not legal where the last move is played.
+    Alternative {
+        usi: String,
+        error: IllegalMoveError,
+    },
+    /// A `length` that is not the solution's.
+    Length {
+        length: u64,
+        moves: usize,
+    },
+}
+
+impl fmt::Display for SolutionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolutionError::Missing => write!(f, "missing \"solution\" (a list of USI moves)"),
+            SolutionError::EvenLength(n) => write!(
+                f,
+                "the solution has {n} moves: it must end with the attacker's mating move (an odd number)"
+            ),
+            SolutionError::Move { number, usi, error } => {
+                write!(f, "solution move {number} ({usi}): {error}")
+            }
+            SolutionError::Alternative { usi, error } => {
+                write!(f, "final alternative {usi}: {error}")
+            }
+            SolutionError::Length { length, moves } => {
+                write!(f, "\"length\" is {length} but the solution has {moves} moves")
+            }
+        }
+    }
+}
+
 /// A solution played out: what the page shows along it.
 struct PlayedLine {
     /// The SFEN before each ply and after the last.
@@ -190,15 +238,12 @@ fn play_solution(
     pos: &Position,
     solution: &[String],
     alternatives: &[String],
-) -> Result<PlayedLine, String> {
+) -> Result<PlayedLine, SolutionError> {
     if solution.is_empty() {
-        return Err("missing \"solution\" (a list of USI moves)".into());
+        return Err(SolutionError::Missing);
     }
     if solution.len().is_multiple_of(2) {
-        return Err(format!(
-            "the solution has {} moves: it must end with the attacker's mating move (an odd number)",
-            solution.len()
-        ));
+        return Err(SolutionError::EvenLength(solution.len()));
     }
     let mut p = pos.clone();
     let mut positions = vec![p.to_sfen()];
@@ -209,9 +254,11 @@ fn play_solution(
     // the move before it (for 同).
     let mut before_last = (p.clone(), None);
     for (i, usi) in solution.iter().enumerate() {
-        let m = p
-            .parse_move(usi)
-            .map_err(|e| format!("solution move {} ({usi}): {e}", i + 1))?;
+        let m = p.parse_move(usi).map_err(|error| SolutionError::Move {
+            number: i + 1,
+            usi: usi.clone(),
+            error,
+        })?;
         if i + 1 == solution.len() {
             before_last = (p.clone(), previous_to);
         }
@@ -267,10 +314,13 @@ fn final_alternative(
     before_last: &Position,
     usi: &str,
     previous_to: Option<Square>,
-) -> Result<Alternative, String> {
+) -> Result<Alternative, SolutionError> {
     let m = before_last
         .parse_move(usi)
-        .map_err(|e| format!("final alternative {usi}: {e}"))?;
+        .map_err(|error| SolutionError::Alternative {
+            usi: usi.to_string(),
+            error,
+        })?;
     let mut after = before_last.clone();
     after.do_move(m);
     let PageMove { usi, ja } = page_move(before_last, m, previous_to);
@@ -282,11 +332,12 @@ fn final_alternative(
 }
 
 /// An optional `length` must agree with the solution.
-fn check_length(length: Option<u64>, solution_len: usize) -> Result<(), String> {
+fn check_length(length: Option<u64>, solution_len: usize) -> Result<(), SolutionError> {
     match length {
-        Some(n) if n != solution_len as u64 => Err(format!(
-            "\"length\" is {n} but the solution has {solution_len} moves"
-        )),
+        Some(n) if n != solution_len as u64 => Err(SolutionError::Length {
+            length: n,
+            moves: solution_len,
+        }),
         _ => Ok(()),
     }
 }

@@ -1,11 +1,64 @@
 //! Loading a position given on the command line: an SFEN (optionally followed by
 //! `moves …`, or written as a USI `position` command), or a KIF or CSA file.
 
+use std::fmt;
 use std::path::Path;
 
 use clap::ValueEnum;
-use tsume_solver::kif::{self, Encoding};
-use tsume_solver::{csa, Move, Position, Setup};
+use tsume_solver::csa::{self, CsaError};
+use tsume_solver::kif::{self, DecodeError, Encoding, KifError};
+use tsume_solver::position::IllegalMoveError;
+use tsume_solver::{Move, Position, PositionError, Setup, SfenError};
+
+/// Why a position argument or its moves cannot be read. The text is the message after
+/// `tsume: `; for files it says where (`path: line N: …`).
+#[derive(Debug)]
+pub enum InputError {
+    /// Move `number` (1-based) of a `moves …` list: malformed, or not legal where it is
+    /// played.
+    Move {
+        number: usize,
+        usi: String,
+        error: IllegalMoveError,
+    },
+    /// The set-up is not a legal position.
+    IllegalPosition(PositionError),
+    /// The SFEN cannot be read.
+    MalformedSfen(SfenError),
+    /// An existing file of a kind `solve` does not read (a pack, an SFEN list), given
+    /// where an SFEN was expected.
+    UnknownFile(String),
+    /// The file cannot be read.
+    Unreadable { path: String, error: std::io::Error },
+    /// The file is not text in its encoding.
+    Decode { path: String, error: DecodeError },
+    /// The file is not a KIF record.
+    Kif { path: String, error: KifError },
+    /// The file is not a CSA record.
+    Csa { path: String, error: CsaError },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Move { number, usi, error } => write!(f, "move {number} ({usi}): {error}"),
+            InputError::IllegalPosition(e) => write!(f, "illegal position: {e}"),
+            InputError::MalformedSfen(e) => write!(f, "malformed SFEN: {e}"),
+            InputError::UnknownFile(arg) => write!(
+                f,
+                "{arg}: a file of unknown kind (solve reads one problem: an SFEN, or a \
+                 .kif/.kifu/.csa file, or any file with --format kif|csa); \
+                 for packs and SFEN lists use tsume verify"
+            ),
+            InputError::Unreadable { path, error } => write!(f, "cannot read {path}: {error}"),
+            InputError::Decode { path, error } => write!(f, "{path}: {error}"),
+            InputError::Kif { path, error } => write!(f, "{path}: {error}"),
+            InputError::Csa { path, error } => write!(f, "{path}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
 
 /// A position argument split into its SFEN and the USI moves written after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,15 +90,17 @@ pub fn split_moves(text: &str) -> SfenWithMoves {
 
 /// Reads `moves` (USI) from `pos`, each checked to be legal where it is played. The error
 /// names the move by its number and text: `move 2 (7g7f): …`.
-pub fn parse_moves(pos: &Position, moves: &[String]) -> Result<Vec<Move>, String> {
+pub fn parse_moves(pos: &Position, moves: &[String]) -> Result<Vec<Move>, InputError> {
     let mut pos = pos.clone();
     moves
         .iter()
         .enumerate()
         .map(|(i, usi)| {
-            let m = pos
-                .parse_move(usi)
-                .map_err(|e| format!("move {} ({usi}): {e}", i + 1))?;
+            let m = pos.parse_move(usi).map_err(|error| InputError::Move {
+                number: i + 1,
+                usi: usi.clone(),
+                error,
+            })?;
             pos.do_move(m);
             Ok(m)
         })
@@ -66,7 +121,7 @@ impl Problem {
     /// moves when it is in check (it answers the check, as in `tsume usi`), otherwise the
     /// side not to move. The position has no history: the solve starts from it as from a
     /// diagram.
-    pub fn position(&self, fill_defender_hand: bool) -> Result<Position, String> {
+    pub fn position(&self, fill_defender_hand: bool) -> Result<Position, InputError> {
         let pos = self.play(&self.setup)?;
         if !fill_defender_hand {
             return Ok(pos);
@@ -83,8 +138,8 @@ impl Problem {
     }
 
     /// `setup`, checked, with the moves played on it and no history.
-    fn play(&self, setup: &Setup) -> Result<Position, String> {
-        let mut pos = Position::from_setup(setup).map_err(|e| format!("illegal position: {e}"))?;
+    fn play(&self, setup: &Setup) -> Result<Position, InputError> {
+        let mut pos = Position::from_setup(setup).map_err(InputError::IllegalPosition)?;
         for m in parse_moves(&pos, &self.moves)? {
             pos.do_move(m);
         }
@@ -123,7 +178,7 @@ pub fn detect(arg: &str) -> Format {
 /// Reads the problem from `arg`: an SFEN with optional moves (see [`split_moves`]), or the
 /// path of a KIF or CSA file. The error says what is wrong and, for files, where (`path:
 /// line N: …`).
-pub fn load_problem(arg: &str, format: Format) -> Result<Problem, String> {
+pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
     let auto = format == Format::Auto;
     let format = match format {
         Format::Auto => detect(arg),
@@ -140,13 +195,9 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, String> {
                 // A path that exists is a file of a kind this command does not read (a pack,
                 // an SFEN list): say so instead of reporting its name as a malformed SFEN.
                 if auto && Path::new(arg).is_file() {
-                    format!(
-                        "{arg}: a file of unknown kind (solve reads one problem: an SFEN, or a \
-                     .kif/.kifu/.csa file, or any file with --format kif|csa); \
-                     for packs and SFEN lists use tsume verify"
-                    )
+                    InputError::UnknownFile(arg.to_string())
                 } else {
-                    format!("malformed SFEN: {e}")
+                    InputError::MalformedSfen(e)
                 }
             })?;
             Ok(Problem { setup, moves })
@@ -165,20 +216,32 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, String> {
             )?;
             kif::parse_setup(&text)
                 .map(setup_only)
-                .map_err(|e| format!("{arg}: {e}"))
+                .map_err(|error| InputError::Kif {
+                    path: arg.to_string(),
+                    error,
+                })
         }
         Format::Csa => {
             let text = read_text(arg, Encoding::Auto)?;
             csa::parse_setup(&text)
                 .map(setup_only)
-                .map_err(|e| format!("{arg}: {e}"))
+                .map_err(|error| InputError::Csa {
+                    path: arg.to_string(),
+                    error,
+                })
         }
     }
 }
 
-fn read_text(path: &str, encoding: Encoding) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    kif::decode(&bytes, encoding).map_err(|e| format!("{path}: {e}"))
+fn read_text(path: &str, encoding: Encoding) -> Result<String, InputError> {
+    let bytes = std::fs::read(path).map_err(|error| InputError::Unreadable {
+        path: path.to_string(),
+        error,
+    })?;
+    kif::decode(&bytes, encoding).map_err(|error| InputError::Decode {
+        path: path.to_string(),
+        error,
+    })
 }
 
 /// What `tsume solve` prints.

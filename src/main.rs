@@ -1,22 +1,23 @@
 //! The `tsume` command-line tool.
 
 mod exit;
+mod generate;
 mod html;
 mod input;
 mod live;
 mod merge;
+mod perft;
 mod render;
 mod solve;
 mod usi;
 mod verify;
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use tsume_solver::dfpn;
-use tsume_solver::perft::{perft, PerftMode};
-use tsume_solver::{tsume, Position};
+use tsume_solver::tsume;
 
 use exit::bad_input;
 
@@ -34,19 +35,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaves of the move tree (move generator check).
-    Perft {
-        /// Position as SFEN (quote it), or `startpos`.
-        sfen: String,
-        /// Depth in plies.
-        depth: u32,
-        /// `legal`: every legal move; `mate`: checks at the root side's plies, all replies
-        /// at the other side's.
-        #[arg(long, value_enum, default_value_t = Mode::Legal)]
-        mode: Mode,
-        /// Print the count below each root move.
-        #[arg(long)]
-        divide: bool,
-    },
+    Perft(perft::PerftArgs),
     /// Prove mate or no mate for a position (the side to move attacks) and print the
     /// shortest mate, or the best mate found when a limit stops the search first. Exit
     /// code: 0 mate (proven shortest or not), 1 no mate, 3 unknown (a limit was reached
@@ -90,7 +79,7 @@ enum Command {
     /// Generate sound tsume problems into a puzzle pack (DIR/pack.jsonl, pack.sfen,
     /// problems.kif, manifest.json). Deterministic for a seed whatever the thread count;
     /// every accepted problem is flushed at once, and rerunning the same command resumes.
-    Generate(GenerateArgs),
+    Generate(generate::GenerateArgs),
     /// Merge packs (the shards of `tsume generate --shard K/N`, or any packs of this tool)
     /// into one: duplicates (id or solution skeleton) dropped, the lowest candidate kept,
     /// optionally capped to --count/--length; fresh pack.sfen, problems.kif and a
@@ -137,72 +126,13 @@ enum Command {
     },
 }
 
-/// The options of `tsume generate`.
-#[derive(clap::Args)]
-struct GenerateArgs {
-    /// Problems wanted in the pack (spread evenly over the lengths).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    count: u64,
-    /// Tsume length L, or a range MIN-MAX (odd numbers).
-    #[arg(long, default_value = "3-7")]
-    length: String,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: u64,
-    /// The pack directory.
-    #[arg(long, default_value = "pack")]
-    out: std::path::PathBuf,
-    /// Nodes per verification sub-search (an exhausted budget rejects the candidate).
-    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1000..))]
-    budget: u64,
-    /// Stop after this many seconds (the pack keeps what was accepted).
-    #[arg(long)]
-    time_limit: Option<f64>,
-    /// Stop after this many candidates.
-    #[arg(long)]
-    max_candidates: Option<u64>,
-    /// Most pieces placed on the board besides the king in a random candidate.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=30))]
-    pieces: u64,
-    /// Print the per-stage statistics as JSON on stdout at the end.
-    #[arg(long)]
-    stats: bool,
-    /// Resume from a pack whose last line was cut off by an interrupted write by dropping
-    /// that line (without it such a pack is refused).
-    #[arg(long)]
-    drop_truncated: bool,
-    /// Shard K of N (e.g. `--shard 3/8`, for an array job): the run takes only the seed's
-    /// candidates K-1, K-1+N, K-1+2N, …, so the N shards of one seed never make the same
-    /// candidate; each is deterministic and resumable on its own, and `tsume merge` joins
-    /// their packs. `1/1` is the same as no shard.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<String>,
-    /// Test hook: fail just before write N + 1 (appends and progress writes).
-    #[arg(long, hide = true)]
-    fault_after_writes: Option<u64>,
-    /// Test hook: with --fault-after-writes, write half of the failing write first.
-    #[arg(long, hide = true, requires = "fault_after_writes")]
-    fault_torn: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Mode {
-    Legal,
-    Mate,
-}
-
-fn parse_position(sfen: &str) -> Result<Position, ExitCode> {
-    Position::from_sfen(sfen).map_err(bad_input)
-}
-
 /// A shogi GUI starts an engine as a bare executable path, without arguments, and sends
 /// `usi` first (ShogiHome: `spawn(path)` in `src/background/usi/process.ts`, then `usi`
 /// from `EngineProcess.launch`). So `tsume` with no arguments and a standard input that is
 /// not a terminal reads its first line: `usi` starts the USI engine on it, exactly as `tsume
 /// usi` (the line is its first command); anything else is the usage error it always was.
-/// `None`: not started that way; `Some(Err(line))`: started that way, but not by a GUI.
-fn started_by_a_gui() -> Option<Result<(), String>> {
+/// `None`: not started that way; `Some(Err(why))`: started that way, but not by a GUI.
+fn started_by_a_gui() -> Option<Result<(), NotAGui>> {
     use std::io::{BufRead, IsTerminal, Read};
     if std::env::args_os().len() != 1 || std::io::stdin().is_terminal() {
         return None;
@@ -213,16 +143,15 @@ fn started_by_a_gui() -> Option<Result<(), String>> {
     loop {
         first.clear();
         match input.read_until(b'\n', &mut first) {
-            Ok(0) => return Some(Err("the standard input ended".to_string())),
+            Ok(0) => return Some(Err(NotAGui::InputEnded)),
             Ok(_) if first.trim_ascii().is_empty() => continue,
             Ok(_) => break,
-            Err(e) => return Some(Err(format!("the standard input cannot be read: {e}"))),
+            Err(e) => return Some(Err(NotAGui::Unreadable(e))),
         }
     }
     if first.trim_ascii() != b"usi" {
-        return Some(Err(format!(
-            "the first line was {:?}",
-            String::from_utf8_lossy(first.trim_ascii())
+        return Some(Err(NotAGui::FirstLine(
+            String::from_utf8_lossy(first.trim_ascii()).into_owned(),
         )));
     }
     usi::run_with(
@@ -230,6 +159,26 @@ fn started_by_a_gui() -> Option<Result<(), String>> {
         Box::new(std::io::stdout()),
     );
     Some(Ok(()))
+}
+
+/// Why `tsume` without arguments, its input not a terminal, is not a GUI's USI engine: the
+/// end of the usage message.
+#[derive(Debug)]
+enum NotAGui {
+    InputEnded,
+    Unreadable(std::io::Error),
+    /// The first line that is not blank, when it is not `usi`.
+    FirstLine(String),
+}
+
+impl std::fmt::Display for NotAGui {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotAGui::InputEnded => write!(f, "the standard input ended"),
+            NotAGui::Unreadable(e) => write!(f, "the standard input cannot be read: {e}"),
+            NotAGui::FirstLine(line) => write!(f, "the first line was {line:?}"),
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -264,7 +213,7 @@ fn main() -> ExitCode {
             usi::run();
             ExitCode::SUCCESS
         }
-        Command::Generate(args) => run_generate(args),
+        Command::Generate(args) => generate::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Verify {
             input,
@@ -301,34 +250,7 @@ fn main() -> ExitCode {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => bad_input(e),
         },
-        Command::Perft {
-            sfen,
-            depth,
-            mode,
-            divide,
-        } => {
-            let mut pos = match parse_position(&sfen) {
-                Ok(p) => p,
-                Err(code) => return code,
-            };
-            let mode = match mode {
-                Mode::Legal => PerftMode::Legal,
-                Mode::Mate => PerftMode::Mate,
-            };
-            let start = Instant::now();
-            let nodes = if divide && depth > 0 {
-                let rows = tsume_solver::perft::divide(&mut pos, depth, mode);
-                for (m, n) in &rows {
-                    println!("{m}: {n}");
-                }
-                rows.iter().map(|(_, n)| n).sum()
-            } else {
-                perft(&mut pos, depth, mode)
-            };
-            eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
-            println!("{nodes}");
-            ExitCode::SUCCESS
-        }
+        Command::Perft(args) => perft::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Completions { shell } => print_completions(shell),
     }
@@ -363,139 +285,32 @@ pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>,
     }
 }
 
+/// Why the workers of a run cannot all be had (see [`workers_fit`]).
+#[derive(Debug)]
+pub(crate) enum WorkersError {
+    Tables(dfpn::table::TableAllocError),
+    Thread(dfpn::SearchThreadError),
+}
+
+impl std::fmt::Display for WorkersError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorkersError::Tables(e) => write!(f, "{e}"),
+            WorkersError::Thread(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 /// Whether `workers` threads can each hold tables of `hash_mb` MiB at once, and a search
 /// thread can be started while they are held.
-fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), String> {
+pub(crate) fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), WorkersError> {
     let tables = (0..workers)
         .map(|_| tsume::Tables::try_new(hash_mb))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let thread = dfpn::try_on_search_thread(|| ()).map_err(|e| e.to_string());
+        .map_err(WorkersError::Tables)?;
+    let thread = dfpn::try_on_search_thread(|| ()).map_err(WorkersError::Thread);
     drop(tables);
     thread
-}
-
-fn run_generate(args: GenerateArgs) -> ExitCode {
-    use std::io::IsTerminal;
-    let GenerateArgs {
-        count,
-        length,
-        seed,
-        threads,
-        out,
-        budget,
-        time_limit,
-        max_candidates,
-        pieces,
-        stats: print_stats,
-        drop_truncated,
-        shard,
-        fault_after_writes,
-        fault_torn,
-    } = args;
-    let shard = match shard.as_deref().map(tsume_generator::run::parse_shard) {
-        None => None,
-        Some(Ok(s)) => Some(s),
-        Some(Err(e)) => return bad_input(e),
-    };
-    let (min_length, max_length) = match tsume_generator::run::parse_lengths(&length) {
-        Ok(l) => l,
-        Err(e) => return bad_input(e),
-    };
-    let time_limit = match parse_time_limit(time_limit) {
-        Ok(t) => t,
-        Err(e) => return bad_input(e),
-    };
-    let shape = tsume_generator::candidate::Shape {
-        max_board: pieces as u32,
-        min_board: (pieces as u32).min(2),
-        ..Default::default()
-    };
-    let options = tsume_generator::run::Options {
-        count: count as usize,
-        min_length,
-        max_length,
-        seed,
-        threads: threads as usize,
-        out,
-        budget,
-        time_limit,
-        max_candidates,
-        shape,
-        hash_mb: 16,
-        drop_truncated,
-        shard,
-        fault: fault_after_writes.map(|after_writes| tsume_generator::run::Fault {
-            after_writes,
-            torn: fault_torn,
-        }),
-    };
-    // Each worker keeps tables and starts search threads for the whole run: see now that
-    // they can be had, rather than abort in the middle of a batch.
-    if let Err(e) = workers_fit(options.threads, options.hash_mb) {
-        return bad_input(e);
-    }
-    let tty = std::io::stderr().is_terminal();
-    let result = tsume_generator::run::run(&options, |p| {
-        if !tty {
-            return;
-        }
-        let secs = p.stats.elapsed.as_secs_f64().max(1e-3);
-        let rate = p.stats.candidates as f64 / secs;
-        let new = p.stats.accepted_per_length.values().sum::<usize>();
-        let eta = if new > 0 {
-            let left = p.target.saturating_sub(p.accepted) as f64;
-            format!("{:.0}s", left * secs / new as f64)
-        } else {
-            "?".into()
-        };
-        let lengths: Vec<String> = p
-            .per_length
-            .iter()
-            .map(|(l, n)| format!("{l}:{n}"))
-            .collect();
-        eprint!(
-            "\r\x1b[K{}/{} accepted | {} candidates ({rate:.1}/s) | ETA {eta} | {}",
-            p.accepted,
-            p.target,
-            p.stats.candidates,
-            lengths.join(" ")
-        );
-    });
-    if tty {
-        eprintln!();
-    }
-    match result {
-        Ok(stats) => {
-            for note in &stats.notes {
-                eprintln!("tsume: {note}");
-            }
-            let accepted: usize = stats.accepted_per_length.values().sum();
-            eprintln!(
-                "{accepted} problems accepted from {} candidates in {:.1}s; pack in {}",
-                stats.candidates,
-                stats.elapsed.as_secs_f64(),
-                options.out.display()
-            );
-            if print_stats {
-                let obj = serde_json::json!({
-                    "candidates": stats.candidates,
-                    "stages": stats.stages,
-                    "duplicates": stats.duplicates,
-                    "over_quota": stats.over_quota,
-                    "stepping_stones": stats.stepping_stones,
-                    "accepted_per_length": stats.accepted_per_length.iter().map(|(l, n)| (l.to_string(), *n)).collect::<std::collections::BTreeMap<_, _>>(),
-                    "screen_seconds": stats.screen_time.as_secs_f64(),
-                    "verify_seconds": stats.verify_time.as_secs_f64(),
-                    "elapsed_seconds": stats.elapsed.as_secs_f64(),
-                    "threads": threads,
-                });
-                println!("{obj}");
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => bad_input(e),
-    }
 }
 
 fn run_verify(

@@ -119,7 +119,8 @@ fn verify_all(sources: &[merge::Source], budget: u64, threads: usize) -> Result<
         })
         .collect::<Result<_, String>>()?;
     if !problems.is_empty() {
-        crate::workers_fit(threads.min(problems.len()), options.hash_mb)?;
+        crate::workers_fit(threads.min(problems.len()), options.hash_mb)
+            .map_err(|e| e.to_string())?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

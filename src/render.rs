@@ -16,11 +16,12 @@
 //! - Text uses a font stack of common CJK fonts ending in the generic `serif`: no external
 //!   font or network is needed to view the file, and a `viewBox` lets it scale to any size.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use tsume_generator::line::{self, LineError};
-use tsume_solver::{notation, Color, Hand, Move, PieceKind, Position, Square};
+use tsume_solver::{notation, Color, Hand, Move, ParsePositionError, PieceKind, Position, Square};
 
 /// The font stack for all text.
 const FONT_FAMILY: &str = "'Noto Sans CJK JP','Hiragino Mincho ProN','Yu Mincho',serif";
@@ -196,6 +197,37 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
     let attacker = opts.attacker.unwrap_or(pos.side_to_move());
     let defender = !attacker;
     let mut svg = String::with_capacity(16 * 1024);
+    write_header(&mut svg, pos, opts);
+    // Under the grid and the pieces.
+    if let Some(m) = opts.last_move {
+        write_last_move(&mut svg, m, attacker);
+    }
+    write_grid(&mut svg);
+    write_coordinates(&mut svg, attacker);
+    write_pieces(&mut svg, pos, attacker);
+    // Hands: the attacker's to the right, the defender's to the left.
+    if opts.board_only {
+        svg.push_str("</svg>\n");
+        return svg;
+    }
+    write_hand(
+        &mut svg,
+        "attacker",
+        &hand_text(attacker, pos.hand(attacker)),
+        BOARD_X + BOARD_W + RANK_LABELS + HAND_W / 2.0,
+    );
+    write_hand(
+        &mut svg,
+        "defender",
+        &hand_text(defender, pos.hand(defender)),
+        MARGIN + HAND_W / 2.0,
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The `<svg>` element, the title and the white background.
+fn write_header(svg: &mut String, pos: &Position, opts: &RenderOptions) {
     // Without the hands, the drawing is cut down to the board and its coordinates.
     let (x, w) = if opts.board_only {
         (BOARD_X - MARGIN, BOARD_W + RANK_LABELS + 2.0 * MARGIN)
@@ -220,22 +252,25 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
         num(WIDTH),
         num(HEIGHT)
     );
+}
 
-    // Last-move highlight, under the grid and the pieces.
-    if let Some(m) = opts.last_move {
-        let (col, row) = cell_of(m.to(), attacker);
-        let _ = writeln!(
-            svg,
-            r##"<rect class="last-move" data-square="{}" x="{}" y="{}" width="{}" height="{}" fill="#ffd978"/>"##,
-            m.to(),
-            num(BOARD_X + col as f64 * CELL_W),
-            num(BOARD_Y + row as f64 * CELL_H),
-            num(CELL_W),
-            num(CELL_H)
-        );
-    }
+/// The highlight of the last move's destination.
+fn write_last_move(svg: &mut String, m: Move, attacker: Color) {
+    let (col, row) = cell_of(m.to(), attacker);
+    let _ = writeln!(
+        svg,
+        r##"<rect class="last-move" data-square="{}" x="{}" y="{}" width="{}" height="{}" fill="#ffd978"/>"##,
+        m.to(),
+        num(BOARD_X + col as f64 * CELL_W),
+        num(BOARD_Y + row as f64 * CELL_H),
+        num(CELL_W),
+        num(CELL_H)
+    );
+}
 
-    // Grid: 10 lines each way; the outer frame thicker.
+/// The grid (10 lines each way, the outer frame thicker) and the four star points
+/// (hoshi).
+fn write_grid(svg: &mut String) {
     svg.push_str(r##"<g class="grid" stroke="#000000" stroke-width="1" fill="none">"##);
     for i in 1..9 {
         let x = BOARD_X + i as f64 * CELL_W;
@@ -294,8 +329,10 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
         );
     }
     svg.push_str("</g>\n");
+}
 
-    // Coordinates: file numbers across the top, rank kanji down the right.
+/// File numbers across the top, rank kanji down the right.
+fn write_coordinates(svg: &mut String, attacker: Color) {
     let _ = write!(
         svg,
         r##"<g class="coordinates" font-size="{}" fill="#000000" text-anchor="middle" dominant-baseline="central">"##,
@@ -324,8 +361,10 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
         );
     }
     svg.push_str("</g>\n");
+}
 
-    // Pieces.
+/// The pieces, the defender's turned upside down.
+fn write_pieces(svg: &mut String, pos: &Position, attacker: Color) {
     let _ = write!(
         svg,
         r##"<g class="pieces" font-size="{}" fill="#000000" text-anchor="middle" dominant-baseline="central">"##,
@@ -358,29 +397,80 @@ pub fn render_svg(pos: &Position, opts: &RenderOptions) -> String {
         svg.push('\n');
     }
     svg.push_str("</g>\n");
-
-    // Hands: the attacker's to the right, the defender's to the left.
-    if opts.board_only {
-        svg.push_str("</svg>\n");
-        return svg;
-    }
-    write_hand(
-        &mut svg,
-        "attacker",
-        &hand_text(attacker, pos.hand(attacker)),
-        BOARD_X + BOARD_W + RANK_LABELS + HAND_W / 2.0,
-    );
-    write_hand(
-        &mut svg,
-        "defender",
-        &hand_text(defender, pos.hand(defender)),
-        MARGIN + HAND_W / 2.0,
-    );
-    svg.push_str("</svg>\n");
-    svg
 }
 
 // ----- the command -----
+
+/// Why `tsume render` cannot draw or write; the text is the message after `tsume: `.
+#[derive(Debug)]
+pub enum RenderError {
+    /// `--out -` with a pack.
+    PackToStdout(String),
+    /// A directory as `--out` for one diagram.
+    OutIsDirectory(PathBuf),
+    /// A file as `--out` for a pack.
+    OutNotDirectory(PathBuf),
+    /// A USI `position`/`sfen` command whose SFEN is not a legal position.
+    Position(ParsePositionError),
+    /// An SFEN line that cannot be read.
+    Line(LineError),
+    /// Nothing but blanks (or a comment) where the SFEN should be.
+    EmptySfen,
+    /// The moves: `--move N` beyond them, or one that cannot be played.
+    Moves(String),
+    /// The pack file cannot be read.
+    UnreadablePack { path: PathBuf, error: io::Error },
+    /// A problem of the pack, at `line` of `path`.
+    PackLine {
+        path: PathBuf,
+        line: usize,
+        error: LineError,
+    },
+    /// A pack without problems.
+    EmptyPack(PathBuf),
+    /// The output directory cannot be made.
+    CreateDir { path: PathBuf, error: io::Error },
+    /// A file cannot be written.
+    Write { path: PathBuf, error: io::Error },
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::PackToStdout(input) => write!(
+                f,
+                "--out - writes one diagram to stdout; {input} is a pack: give a directory"
+            ),
+            RenderError::OutIsDirectory(out) => write!(
+                f,
+                "--out {} is a directory; give a file name such as diagram.svg",
+                out.display()
+            ),
+            RenderError::OutNotDirectory(dir) => {
+                write!(f, "--out {} must be a directory for a pack", dir.display())
+            }
+            RenderError::Position(e) => write!(f, "{e}"),
+            RenderError::Line(e) => write!(f, "{e}"),
+            RenderError::EmptySfen => write!(f, "malformed SFEN: empty SFEN"),
+            RenderError::Moves(e) => write!(f, "{e}"),
+            RenderError::UnreadablePack { path, error } => {
+                write!(f, "cannot read pack {}: {error}", path.display())
+            }
+            RenderError::PackLine { path, line, error } => {
+                write!(f, "{}:{line}: {error}", path.display())
+            }
+            RenderError::EmptyPack(path) => write!(f, "pack {} has no problems", path.display()),
+            RenderError::CreateDir { path, error } => {
+                write!(f, "cannot create {}: {error}", path.display())
+            }
+            RenderError::Write { path, error } => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
 
 /// A problem to draw: its position and the moves that may follow.
 struct Problem {
@@ -391,16 +481,16 @@ struct Problem {
 /// Reads `<sfen> moves m1 m2 …` (an SFEN line, as `tsume verify` reads it) or a USI
 /// `position …` / `sfen …` command (as `tsume solve` reads it) into the position and the
 /// moves.
-fn parse_sfen_with_moves(text: &str) -> Result<Problem, String> {
+fn parse_sfen_with_moves(text: &str) -> Result<Problem, RenderError> {
     if matches!(text.split_whitespace().next(), Some("position" | "sfen")) {
         let crate::input::SfenWithMoves { sfen, moves } = crate::input::split_moves(text);
-        let pos = Position::from_sfen(&sfen).map_err(|e| e.to_string())?;
+        let pos = Position::from_sfen(&sfen).map_err(RenderError::Position)?;
         return Ok(Problem { pos, moves });
     }
     let read = line::parse_sfen_line(text)
-        .map_err(|e| e.to_string())?
-        .ok_or("malformed SFEN: empty SFEN")?;
-    let pos = read.position().map_err(|e| e.to_string())?;
+        .map_err(RenderError::Line)?
+        .ok_or(RenderError::EmptySfen)?;
+    let pos = read.position().map_err(RenderError::Line)?;
     Ok(Problem {
         pos,
         moves: read.solution.unwrap_or_default(),
@@ -421,7 +511,8 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
     let mut last = None;
     // Every move is checked, not only those drawn: a diagram of a line with an illegal
     // move in it is bad input whatever `--move` says.
-    for &m in &crate::input::parse_moves(&pos, &problem.moves)?[..ply] {
+    let moves = crate::input::parse_moves(&pos, &problem.moves).map_err(|e| e.to_string())?;
+    for &m in &moves[..ply] {
         pos.do_move(m);
         last = Some(m);
     }
@@ -436,8 +527,11 @@ fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOpti
     ))
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+fn write_file(path: &Path, text: &str) -> Result<(), RenderError> {
+    std::fs::write(path, text).map_err(|error| RenderError::Write {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 /// Whether the input argument names a pack file rather than an SFEN.
@@ -446,37 +540,38 @@ fn is_pack_path(input: &str) -> bool {
 }
 
 /// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
-pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, String> {
+pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
     let ply = ply.unwrap_or(0);
     if is_pack_path(input) {
         if out == Path::new("-") {
-            return Err(format!(
-                "--out - writes one diagram to stdout; {input} is a pack: give a directory"
-            ));
+            return Err(RenderError::PackToStdout(input.to_string()));
         }
         return render_pack(Path::new(input), out, ply);
     }
     let problem = parse_sfen_with_moves(input)?;
-    let (pos, opts) = position_after(&problem, ply)?;
+    let (pos, opts) = position_after(&problem, ply).map_err(RenderError::Moves)?;
     let svg = render_svg(&pos, &opts);
     if out == Path::new("-") {
         print!("{svg}");
         return Ok(Vec::new());
     }
     if out.is_dir() {
-        return Err(format!(
-            "--out {} is a directory; give a file name such as diagram.svg",
-            out.display()
-        ));
+        return Err(RenderError::OutIsDirectory(out.to_path_buf()));
     }
     write_file(out, &svg)?;
     Ok(vec![out.to_path_buf()])
 }
 
-fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read pack {}: {e}", path.display()))?;
-    let at = |line: usize, e: LineError| format!("{}:{line}: {e}", path.display());
+fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, RenderError> {
+    let bytes = std::fs::read(path).map_err(|error| RenderError::UnreadablePack {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let at = |line: usize, error: LineError| RenderError::PackLine {
+        path: path.to_path_buf(),
+        line,
+        error,
+    };
     let mut jobs = Vec::new();
     // Ids are file names: the one id rule keeps them inside `dir` and visible.
     for p in line::read_pack(&bytes).map_err(|e| at(e.line, e.error))? {
@@ -491,15 +586,15 @@ fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, Stri
         jobs.push((p.id, render_svg(&pos, &opts)));
     }
     if jobs.is_empty() {
-        return Err(format!("pack {} has no problems", path.display()));
+        return Err(RenderError::EmptyPack(path.to_path_buf()));
     }
     if dir.exists() && !dir.is_dir() {
-        return Err(format!(
-            "--out {} must be a directory for a pack",
-            dir.display()
-        ));
+        return Err(RenderError::OutNotDirectory(dir.to_path_buf()));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|error| RenderError::CreateDir {
+        path: dir.to_path_buf(),
+        error,
+    })?;
     let mut written = Vec::new();
     for (id, svg) in jobs {
         let file = dir.join(format!("{id}.svg"));
@@ -510,316 +605,4 @@ fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, Stri
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const MATE3: &str = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
-
-    /// Parses an SVG (leaked: tests only) so that the document can outlive temporaries.
-    fn parse(svg: &str) -> roxmltree::Document<'static> {
-        let svg: &'static str = Box::leak(svg.to_string().into_boxed_str());
-        roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not well-formed: {e}\n{svg}"))
-    }
-
-    fn with_class<'a, 'i>(
-        doc: &'a roxmltree::Document<'i>,
-        class: &'a str,
-    ) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> + 'a {
-        doc.descendants().filter(move |n| {
-            n.attribute("class")
-                .is_some_and(|c| c.split_whitespace().any(|w| w == class))
-        })
-    }
-
-    fn group_text(doc: &roxmltree::Document<'_>, class: &str) -> String {
-        let g = with_class(doc, class)
-            .find(|n| n.has_tag_name("g"))
-            .unwrap_or_else(|| panic!("no group {class}"));
-        g.descendants()
-            .filter(|n| n.is_text())
-            .filter_map(|n| n.text())
-            .collect()
-    }
-
-    fn svg_of(sfen: &str) -> String {
-        render_svg(
-            &Position::from_sfen(sfen).unwrap(),
-            &RenderOptions::default(),
-        )
-    }
-
-    #[test]
-    fn well_formed_and_scalable() {
-        let svg = svg_of(MATE3);
-        let doc = parse(&svg);
-        let root = doc.root_element();
-        assert!(root.has_tag_name(("http://www.w3.org/2000/svg", "svg")));
-        assert_eq!(
-            root.attribute("viewBox"),
-            Some(format!("0 0 {} {}", num(WIDTH), num(HEIGHT)).as_str())
-        );
-        assert!(root.attribute("font-family").unwrap().ends_with("serif"));
-        // Nothing external: no links, images, styles or font files.
-        assert!(!svg.contains("href") && !svg.contains("@import") && !svg.contains("url("));
-    }
-
-    #[test]
-    fn grid_has_ten_lines_each_way() {
-        let doc = parse(&svg_of(MATE3));
-        let grid = with_class(&doc, "grid").next().unwrap();
-        let lines: Vec<_> = grid.children().filter(|n| n.has_tag_name("line")).collect();
-        let coord = |n: &roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
-        let mut xs: Vec<f64> = lines
-            .iter()
-            .filter(|l| coord(l, "x1") == coord(l, "x2"))
-            .map(|l| coord(l, "x1"))
-            .collect();
-        let mut ys: Vec<f64> = lines
-            .iter()
-            .filter(|l| coord(l, "y1") == coord(l, "y2"))
-            .map(|l| coord(l, "y1"))
-            .collect();
-        xs.sort_by(f64::total_cmp);
-        ys.sort_by(f64::total_cmp);
-        assert_eq!(xs.len(), 10);
-        assert_eq!(ys.len(), 10);
-        for i in 0..10 {
-            assert!((xs[i] - (BOARD_X + i as f64 * CELL_W)).abs() < 1e-9);
-            assert!((ys[i] - (BOARD_Y + i as f64 * CELL_H)).abs() < 1e-9);
-        }
-    }
-
-    #[test]
-    fn coordinates_for_black_and_white_attackers() {
-        let doc = parse(&svg_of(MATE3));
-        let files: String = with_class(&doc, "file").filter_map(|n| n.text()).collect();
-        let ranks: String = with_class(&doc, "rank").filter_map(|n| n.text()).collect();
-        assert_eq!(files, "９８７６５４３２１");
-        assert_eq!(ranks, "一二三四五六七八九");
-        // White attacks: the board is seen from White's side.
-        let doc = parse(&svg_of("9/9/9/9/9/9/9/7K1/9 w G 1"));
-        let files: String = with_class(&doc, "file").filter_map(|n| n.text()).collect();
-        let ranks: String = with_class(&doc, "rank").filter_map(|n| n.text()).collect();
-        assert_eq!(files, "１２３４５６７８９");
-        assert_eq!(ranks, "九八七六五四三二一");
-    }
-
-    #[test]
-    fn every_piece_kind_has_its_kanji_and_the_defender_is_rotated() {
-        // Black attacks; every kind of both colours on the board.
-        let sfen = "lnsgk4/+p+l+n+s+b+r3/p8/9/9/4P4/+P+L+N+S5/1B5R1/LNSGK4 b - 1";
-        let pos = Position::from_sfen(sfen).unwrap();
-        let svg = render_svg(&pos, &RenderOptions::default());
-        let doc = parse(&svg);
-        let mut count = 0;
-        for n in with_class(&doc, "piece") {
-            count += 1;
-            let sq: Square = n.attribute("data-square").unwrap().parse().unwrap();
-            let p = pos.piece_at(sq).expect("a piece there");
-            let attacker = p.color == Color::Black;
-            let want = match (p.kind, attacker) {
-                (PieceKind::King, true) => "王",
-                (PieceKind::King, false) => "玉",
-                (PieceKind::Pawn, _) => "歩",
-                (PieceKind::Lance, _) => "香",
-                (PieceKind::Knight, _) => "桂",
-                (PieceKind::Silver, _) => "銀",
-                (PieceKind::Gold, _) => "金",
-                (PieceKind::Bishop, _) => "角",
-                (PieceKind::Rook, _) => "飛",
-                (PieceKind::ProPawn, _) => "と",
-                (PieceKind::ProLance, _) => "杏",
-                (PieceKind::ProKnight, _) => "圭",
-                (PieceKind::ProSilver, _) => "全",
-                (PieceKind::Horse, _) => "馬",
-                (PieceKind::Dragon, _) => "龍",
-            };
-            assert_eq!(n.text(), Some(want), "{sq}");
-            let classes = n.attribute("class").unwrap();
-            let x = n.attribute("x").unwrap();
-            let y = n.attribute("y").unwrap();
-            if attacker {
-                assert!(classes.contains("attacker"));
-                assert_eq!(n.attribute("transform"), None);
-            } else {
-                assert!(classes.contains("defender"));
-                assert_eq!(
-                    n.attribute("transform"),
-                    Some(format!("rotate(180 {x} {y})").as_str())
-                );
-            }
-            // The text sits at the centre of its cell.
-            let (col, row) = cell_of(sq, Color::Black);
-            assert_eq!(x, num(BOARD_X + (col as f64 + 0.5) * CELL_W));
-            assert_eq!(y, num(BOARD_Y + (row as f64 + 0.5) * CELL_H));
-        }
-        assert_eq!(
-            count,
-            Square::all().filter(|&s| pos.piece_at(s).is_some()).count()
-        );
-    }
-
-    #[test]
-    fn white_attacker_is_upright_at_the_bottom() {
-        let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w - 1").unwrap();
-        let doc = parse(&render_svg(&pos, &RenderOptions::default()));
-        let pieces: Vec<_> = with_class(&doc, "piece").collect();
-        assert_eq!(pieces.len(), 2);
-        for n in pieces {
-            let sq: Square = n.attribute("data-square").unwrap().parse().unwrap();
-            let y: f64 = n.attribute("y").unwrap().parse().unwrap();
-            if sq.to_string() == "5a" {
-                // White's king: attacker, upright, at the bottom.
-                assert_eq!(n.text(), Some("王"));
-                assert!(n.attribute("transform").is_none());
-                assert!(y > BOARD_Y + 8.0 * CELL_H);
-            } else {
-                assert_eq!(n.text(), Some("玉"));
-                assert!(n.attribute("transform").is_some());
-                assert!(y < BOARD_Y + CELL_H);
-            }
-        }
-    }
-
-    #[test]
-    fn hands_are_written_beside_the_board() {
-        let doc = parse(&svg_of(MATE3));
-        assert_eq!(group_text(&doc, "attacker"), "▲持駒飛");
-        assert_eq!(
-            group_text(&doc, "defender"),
-            "△持駒飛角二金四銀三桂三香四歩十七"
-        );
-        let hand = with_class(&doc, "attacker")
-            .find(|n| n.has_tag_name("g"))
-            .unwrap();
-        assert_eq!(hand.attribute("aria-label"), Some("▲持駒 飛"));
-        let doc = parse(&svg_of("4k4/9/9/9/9/9/9/9/9 b - 1"));
-        assert_eq!(group_text(&doc, "attacker"), "▲持駒なし");
-        assert_eq!(group_text(&doc, "defender"), "△持駒なし");
-        // A long hand still fits beside the board.
-        let doc = parse(&svg_of("4k4/9/9/9/9/9/9/9/9 b 2R2B4G4S4N4L18P 1"));
-        for n in with_class(&doc, "attacker").flat_map(|g| g.descendants()) {
-            if let Some(y) = n.attribute("y") {
-                assert!(y.parse::<f64>().unwrap() < BOARD_Y + BOARD_H);
-            }
-        }
-        assert_eq!(
-            group_text(&doc, "attacker"),
-            "▲持駒飛二角二金四銀四桂四香四歩十八"
-        );
-    }
-
-    #[test]
-    fn highlight_iff_last_move() {
-        let doc = parse(&svg_of(MATE3));
-        assert_eq!(with_class(&doc, "last-move").count(), 0);
-        let problem = parse_sfen_with_moves(&format!("{MATE3} moves 2c2b+ 1b1c")).unwrap();
-        let (pos, opts) = position_after(&problem, 2).unwrap();
-        assert_eq!(opts.attacker, Some(Color::Black));
-        let doc = parse(&render_svg(&pos, &opts));
-        let marks: Vec<_> = with_class(&doc, "last-move").collect();
-        assert_eq!(marks.len(), 1);
-        assert_eq!(marks[0].attribute("data-square"), Some("1c"));
-        let (col, row) = cell_of("1c".parse().unwrap(), Color::Black);
-        assert_eq!(
-            marks[0].attribute("x"),
-            Some(num(BOARD_X + col as f64 * CELL_W).as_str())
-        );
-        assert_eq!(
-            marks[0].attribute("y"),
-            Some(num(BOARD_Y + row as f64 * CELL_H).as_str())
-        );
-        // The defender is to move after one ply, but the attacker stays at the bottom.
-        let (pos, opts) = position_after(&problem, 1).unwrap();
-        let doc = parse(&render_svg(&pos, &opts));
-        let files: String = with_class(&doc, "file").filter_map(|n| n.text()).collect();
-        assert_eq!(files, "９８７６５４３２１");
-        let tokin = with_class(&doc, "piece")
-            .find(|n| n.attribute("data-square") == Some("2b"))
-            .unwrap();
-        assert_eq!(tokin.text(), Some("と"));
-        assert!(tokin.attribute("transform").is_none());
-    }
-
-    #[test]
-    fn moves_suffix_errors() {
-        let problem = parse_sfen_with_moves(&format!("{MATE3} moves 2c2b+")).unwrap();
-        assert!(position_after(&problem, 2)
-            .unwrap_err()
-            .contains("only 1 move"));
-        let problem = parse_sfen_with_moves(&format!("{MATE3} moves 5e5d")).unwrap();
-        assert!(position_after(&problem, 1)
-            .unwrap_err()
-            .contains("move 1 (5e5d)"));
-        assert!(parse_sfen_with_moves("startpos moves 7g7f").is_ok());
-        // A USI `position` command reads as the same problem.
-        let usi = parse_sfen_with_moves(&format!("position sfen {MATE3} moves 2c2b+")).unwrap();
-        assert_eq!(usi.pos, Position::from_sfen(MATE3).unwrap());
-        assert_eq!(usi.moves, ["2c2b+"]);
-        assert!(parse_sfen_with_moves("9/9 b - 1").is_err());
-    }
-
-    #[test]
-    fn board_only_leaves_out_the_hands_and_keeps_the_board_in_view() {
-        let pos = Position::from_sfen(MATE3).unwrap();
-        let full = parse(&render_svg(&pos, &RenderOptions::default()));
-        assert_eq!(with_class(&full, "hand").count(), 2);
-        let svg = render_svg(
-            &pos,
-            &RenderOptions {
-                board_only: true,
-                ..RenderOptions::default()
-            },
-        );
-        let doc = parse(&svg);
-        assert_eq!(with_class(&doc, "hand").count(), 0, "no hands");
-        let view: Vec<f64> = doc
-            .root_element()
-            .attribute("viewBox")
-            .unwrap()
-            .split(' ')
-            .map(|v| v.parse().unwrap())
-            .collect();
-        let (left, right) = (view[0], view[0] + view[2]);
-        assert!(right - left < WIDTH - 2.0 * HAND_W, "narrower: {view:?}");
-        // Every piece and coordinate is inside the view, with the board's frame.
-        for n in doc.descendants().filter(|n| n.has_tag_name("text")) {
-            let x: f64 = n.attribute("x").unwrap().parse().unwrap();
-            assert!(
-                left < x && x < right,
-                "{:?} at x={x} outside {view:?}",
-                n.text()
-            );
-        }
-        assert!(left < BOARD_X && BOARD_X + BOARD_W < right);
-    }
-
-    #[test]
-    fn titles_are_escaped() {
-        let pos = Position::from_sfen(MATE3).unwrap();
-        let svg = render_svg(
-            &pos,
-            &RenderOptions {
-                title: Some("<a&b>".into()),
-                ..RenderOptions::default()
-            },
-        );
-        let doc = parse(&svg);
-        let title = doc.descendants().find(|n| n.has_tag_name("title")).unwrap();
-        assert!(title.text().unwrap().starts_with("<a&b>: "));
-    }
-
-    #[test]
-    fn markup_is_escaped() {
-        assert_eq!(escape(r#"<a&b>"'"#), "&lt;a&amp;b&gt;&quot;&#39;");
-        assert_eq!(escape("歩 x"), "歩 x");
-    }
-
-    #[test]
-    fn numerals() {
-        assert_eq!(kanji_count(1), "");
-        assert_eq!(kanji_count(2), "二");
-        assert_eq!(kanji_count(10), "十");
-        assert_eq!(kanji_count(18), "十八");
-    }
-}
+mod tests;

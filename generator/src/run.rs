@@ -195,16 +195,53 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         )));
     }
     let version = env!("CARGO_PKG_VERSION").to_string();
-    // Shard 1/1 is the whole space: the same run, records and files as no shard.
-    let shard = options.shard.filter(|s| s.count > 1);
-    let numbering = shard.unwrap_or(Shard { index: 0, count: 1 });
+    std::fs::create_dir_all(&options.out)
+        .map_err(|e| PackError(format!("{}: {e}", options.out.display())))?;
+    // Held until the run returns: two runs appending to one pack would interleave.
+    let _lock = lock_dir(&options.out)?;
+    let mut run = Run::open(options, &version)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.max(1))
+        .build()
+        .map_err(|e| PackError(format!("starting {} threads: {e}", options.threads)))?;
+    let start = Instant::now();
+    let deadline = options.time_limit.and_then(|t| start.checked_add(t));
+    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
+    let first = run.next;
+    while run.pack.records.len() < options.count {
+        if past_deadline()
+            || options
+                .max_candidates
+                .is_some_and(|m| run.next - first >= m)
+        {
+            break;
+        }
+        let end = run.batch_end()?;
+        // A candidate not started by the time limit leaves the batch unfinished: it is
+        // dropped whole (nothing appended, no progress), so the limit is kept to about one
+        // candidate's time and the pack stays what an uninterrupted run makes.
+        let Some(results) = run.evaluate(&pool, end, &past_deadline) else {
+            break;
+        };
+        run.take(end, results)?;
+        run.stats.elapsed = start.elapsed();
+        on_progress(&run.progress());
+    }
+    let mut stats = run.finish(&version)?;
+    stats.elapsed = start.elapsed();
+    Ok(stats)
+}
+
+/// What identifies a run: the key `progress.json` must match, and the records'
+/// `generator` object (without `candidate`).
+fn identity(options: &Options, shard: Option<Shard>, version: &str) -> (RunKey, serde_json::Value) {
     let key = RunKey {
         seed: options.seed,
         min_length: options.min_length,
         max_length: options.max_length,
         budget: options.budget,
         shape: options.shape.clone(),
-        version: version.clone(),
+        version: version.to_string(),
         shard: shard.map(|s| s.to_string()),
     };
     let mut generator_info = serde_json::json!({
@@ -217,28 +254,20 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
     if let Some(s) = shard {
         generator_info["shard"] = s.to_string().into();
     }
-    std::fs::create_dir_all(&options.out)
-        .map_err(|e| PackError(format!("{}: {e}", options.out.display())))?;
-    // Held until the run returns: two runs appending to one pack would interleave.
-    let _lock = lock_dir(&options.out)?;
-    let expect = Expect {
-        generator: &generator_info,
-        drop_truncated: options.drop_truncated,
-    };
-    let progress_path = options.out.join("progress.json");
-    let saved = resume_point(&progress_path, &key, MAX_NEXT / numbering.count)?;
-    let mut pack = Pack::resume(&options.out, "pack.jsonl", &expect)?;
-    // Shorter sound problems that extension starts from when the wanted lengths begin
-    // above 3 plies: kept in their own file (not part of the pack), so that a resumed run
-    // has them too.
-    let mut stones = if options.min_length > 3 {
-        Some(Pack::resume(&options.out, "stones.jsonl", &expect)?)
-    } else {
-        None
-    };
-    // The files are the truth: a batch whose records are there but whose progress was not
-    // written is done again, its records checked rather than appended twice.
-    let last = [Some(&pack), stones.as_ref()]
+    (key, generator_info)
+}
+
+/// The run's first candidate: after the last one `progress.json` saved, unless the files
+/// say otherwise. The files are the truth: a batch whose records are there but whose
+/// progress was not written is done again, its records checked rather than appended twice.
+fn first_candidate(
+    saved: Option<u64>,
+    packs: [Option<&Pack>; 2],
+    numbering: Shard,
+    out: &Path,
+    progress_path: &Path,
+) -> Result<u64, PackError> {
+    let last = packs
         .into_iter()
         .flatten()
         .filter_map(Pack::last_candidate)
@@ -247,12 +276,12 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             numbering.local(c).ok_or_else(|| {
                 PackError(format!(
                     "{}: candidate {c} is not one of shard {numbering}'s",
-                    options.out.display()
+                    out.display()
                 ))
             })
         })
         .transpose()?;
-    let mut next = match (saved, last) {
+    let next = match (saved, last) {
         (Some(n), Some(c)) if n > c => n,
         (_, Some(c)) => c - c % BATCH,
         (Some(n), None) => n,
@@ -264,73 +293,138 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
             progress_path.display()
         )));
     }
-    pack.hold_back_from(Some(numbering.global(next)));
-    if let Some(stones) = stones.as_mut() {
-        stones.hold_back_from(Some(numbering.global(next)));
-    }
-    let mut stats = Stats::default();
-    stats.notes.append(&mut pack.notes);
-    if let Some(stones) = stones.as_mut() {
-        stats.notes.append(&mut stones.notes);
-    }
-    let mut writes = Writes {
-        done: 0,
-        fault: options.fault,
-    };
-    let mut settings = Settings {
-        // With stepping stones the pipeline takes every length from 3 up.
-        min_length: options.min_length.min(3),
-        max_length: options.max_length,
-        budget: options.budget,
-        screen_budget: (options.budget / 4).max(20_000),
-        hash_mb: options.hash_mb,
-        full_lengths: Default::default(),
-    };
-    let lengths: Vec<usize> = (options.min_length..=options.max_length)
-        .step_by(2)
-        .collect();
-    let quota = options.count.div_ceil(lengths.len());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads.max(1))
-        .build()
-        .map_err(|e| PackError(format!("starting {} threads: {e}", options.threads)))?;
-    let start = Instant::now();
-    let deadline = options.time_limit.and_then(|t| start.checked_add(t));
-    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
-    let first = next;
-    while pack.records.len() < options.count {
-        if past_deadline() || options.max_candidates.is_some_and(|m| next - first >= m) {
-            break;
+    Ok(next)
+}
+
+/// The results of one batch's candidates, in candidate order.
+type BatchResults = Vec<(Result<Found, Stage>, StageTimes)>;
+
+/// A run between batches: its packs, where it stands and what it counted.
+struct Run<'a> {
+    options: &'a Options,
+    /// The shard as given (`None` for the whole space, 1/1 included).
+    shard: Option<Shard>,
+    /// The run's candidates among the seed's (0 of 1 without a shard).
+    numbering: Shard,
+    key: RunKey,
+    /// The records' `generator` object, without `candidate`.
+    generator_info: serde_json::Value,
+    progress_path: PathBuf,
+    pack: Pack,
+    /// Shorter sound problems that extension starts from when the wanted lengths begin
+    /// above 3 plies: kept in their own file (not part of the pack), so that a resumed run
+    /// has them too.
+    stones: Option<Pack>,
+    /// The run's next own candidate.
+    next: u64,
+    stats: Stats,
+    writes: Writes,
+    settings: Settings,
+    /// Problems wanted per length.
+    quota: usize,
+}
+
+impl<'a> Run<'a> {
+    /// Opens (or resumes) the pack and the stepping stones in `options.out`.
+    fn open(options: &'a Options, version: &str) -> Result<Run<'a>, PackError> {
+        // Shard 1/1 is the whole space: the same run, records and files as no shard.
+        let shard = options.shard.filter(|s| s.count > 1);
+        let numbering = shard.unwrap_or(Shard { index: 0, count: 1 });
+        let (key, generator_info) = identity(options, shard, version);
+        let expect = Expect {
+            generator: &generator_info,
+            drop_truncated: options.drop_truncated,
+        };
+        let progress_path = options.out.join("progress.json");
+        let saved = resume_point(&progress_path, &key, MAX_NEXT / numbering.count)?;
+        let mut pack = Pack::resume(&options.out, "pack.jsonl", &expect)?;
+        let mut stones = if options.min_length > 3 {
+            Some(Pack::resume(&options.out, "stones.jsonl", &expect)?)
+        } else {
+            None
+        };
+        let next = first_candidate(
+            saved,
+            [Some(&pack), stones.as_ref()],
+            numbering,
+            &options.out,
+            &progress_path,
+        )?;
+        let mut stats = Stats::default();
+        for p in [Some(&mut pack), stones.as_mut()].into_iter().flatten() {
+            p.hold_back_from(Some(numbering.global(next)));
+            stats.notes.append(&mut p.notes);
         }
-        let end = next
+        let settings = Settings {
+            // With stepping stones the pipeline takes every length from 3 up.
+            min_length: options.min_length.min(3),
+            max_length: options.max_length,
+            budget: options.budget,
+            screen_budget: (options.budget / 4).max(20_000),
+            hash_mb: options.hash_mb,
+            full_lengths: Default::default(),
+        };
+        let lengths = (options.min_length..=options.max_length).step_by(2).count();
+        Ok(Run {
+            options,
+            shard,
+            numbering,
+            key,
+            generator_info,
+            progress_path,
+            pack,
+            stones,
+            next,
+            stats,
+            writes: Writes {
+                done: 0,
+                fault: options.fault,
+            },
+            settings,
+            quota: options.count.div_ceil(lengths),
+        })
+    }
+
+    /// The end of the next batch (exclusive).
+    fn batch_end(&self) -> Result<u64, PackError> {
+        self.next
             .checked_add(BATCH)
-            .filter(|&e| e <= MAX_NEXT / numbering.count)
+            .filter(|&e| e <= MAX_NEXT / self.numbering.count)
             .ok_or_else(|| {
                 PackError(format!(
-                    "{}: no candidates left after {next}",
-                    progress_path.display()
+                    "{}: no candidates left after {}",
+                    self.progress_path.display(),
+                    self.next
                 ))
-            })?;
+            })
+    }
+
+    /// Evaluates the candidates `next..end` in parallel; `None` when the time limit came
+    /// before one of them started.
+    fn evaluate(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        end: u64,
+        past_deadline: &(impl Fn() -> bool + Sync),
+    ) -> Option<BatchResults> {
         // Mutation and extension bases: the pack as it stands before the batch
         // (deterministic).
-        let bases = bases(stones.iter().chain([&pack]));
-        let mut known = pack.skeletons();
-        let mut full = count_lengths(&pack);
-        full.retain(|_, n| *n >= quota);
-        if let Some(stones) = &stones {
+        let bases = bases(self.stones.iter().chain([&self.pack]));
+        let mut known = self.pack.skeletons();
+        let mut full = count_lengths(&self.pack);
+        full.retain(|_, n| *n >= self.quota);
+        if let Some(stones) = &self.stones {
             known.extend(stones.skeletons());
             let mut stone_counts = count_lengths(stones);
             stone_counts.retain(|_, n| *n >= STONE_QUOTA);
             full.extend(stone_counts);
         }
-        settings.full_lengths = full.into_keys().collect();
+        self.settings.full_lengths = full.into_keys().collect();
         let all: Vec<&Base> = bases.iter().collect();
-        let extendable = extendable(&bases, &settings);
-        // A candidate not started by the time limit leaves the batch unfinished: it is
-        // dropped whole (nothing appended, no progress), so the limit is kept to about one
-        // candidate's time and the pack stays what an uninterrupted run makes.
+        let extendable = extendable(&bases, &self.settings);
+        let (options, numbering, settings) = (self.options, self.numbering, &self.settings);
         let results: Vec<Option<(Result<Found, Stage>, StageTimes)>> = pool.install(|| {
-            (next..end)
+            (self.next..end)
                 .into_par_iter()
                 .map(|i| {
                     if past_deadline() {
@@ -343,71 +437,92 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
                         &all,
                         &extendable,
                     );
-                    Some(pipeline::evaluate(&c, &settings, &known))
+                    Some(pipeline::evaluate(&c, settings, &known))
                 })
                 .collect()
         });
-        let Some(results) = results.into_iter().collect::<Option<Vec<_>>>() else {
-            break;
-        };
-        for (i, (result, times)) in (next..end).zip(results) {
-            stats.candidates += 1;
-            stats.screen_time += times.screen;
-            stats.verify_time += times.verify;
+        results.into_iter().collect()
+    }
+
+    /// Counts a finished batch and keeps its problems, in candidate order; then records
+    /// the progress.
+    fn take(&mut self, end: u64, results: BatchResults) -> Result<(), PackError> {
+        for (i, (result, times)) in (self.next..end).zip(results) {
+            self.stats.candidates += 1;
+            self.stats.screen_time += times.screen;
+            self.stats.verify_time += times.verify;
             let stage = match &result {
                 Ok(_) => Stage::Accepted,
                 Err(s) => *s,
             };
-            *stats.stages.entry(stage.name()).or_default() += 1;
-            let Ok(found) = result else { continue };
-            let mut generator = generator_info.clone();
-            generator["candidate"] = numbering.global(i).into();
-            let record = pack::record(&found, generator);
-            if record.length < options.min_length {
-                if let Some(stones) = stones.as_mut() {
-                    let count = count_lengths(stones).get(&record.length).copied();
-                    if !stones.is_duplicate(&record) && count.unwrap_or(0) < STONE_QUOTA {
-                        stats.stepping_stones += 1;
-                        append(stones, record, &mut writes)?;
-                    }
-                }
-                continue;
-            }
-            let per_length = count_lengths(&pack);
-            if pack.is_duplicate(&record) {
-                stats.duplicates += 1;
-            } else if per_length.get(&record.length).copied().unwrap_or(0) >= quota
-                || pack.records.len() >= options.count
-            {
-                stats.over_quota += 1;
-            } else {
-                *stats.accepted_per_length.entry(record.length).or_default() += 1;
-                append(&mut pack, record, &mut writes)?;
+            *self.stats.stages.entry(stage.name()).or_default() += 1;
+            if let Ok(found) = result {
+                self.keep(i, &found)?;
             }
         }
-        pack.check_replayed()?;
-        if let Some(stones) = &stones {
+        self.pack.check_replayed()?;
+        if let Some(stones) = &self.stones {
             stones.check_replayed()?;
         }
-        next = end;
-        writes.next(|| save_progress(&progress_path, &key, next, true))?;
-        save_progress(&progress_path, &key, next, false)?;
-        stats.elapsed = start.elapsed();
-        on_progress(&Progress {
-            accepted: pack.records.len(),
-            target: options.count,
-            stats: &stats,
-            per_length: count_lengths(&pack),
-        });
+        self.next = end;
+        self.writes
+            .next(|| save_progress(&self.progress_path, &self.key, end, true))?;
+        save_progress(&self.progress_path, &self.key, end, false)
     }
-    let mut extra = serde_json::Map::new();
-    if let Some(s) = shard {
-        extra.insert("seed".into(), options.seed.into());
-        extra.insert("shard".into(), s.to_string().into());
+
+    /// A sound problem from candidate `i`: into the pack (unless a duplicate or over its
+    /// length's quota), or, shorter than wanted, into the stepping stones.
+    fn keep(&mut self, i: u64, found: &Found) -> Result<(), PackError> {
+        let mut generator = self.generator_info.clone();
+        generator["candidate"] = self.numbering.global(i).into();
+        let record = pack::record(found, generator);
+        if record.length < self.options.min_length {
+            if let Some(stones) = self.stones.as_mut() {
+                let count = count_lengths(stones).get(&record.length).copied();
+                if !stones.is_duplicate(&record) && count.unwrap_or(0) < STONE_QUOTA {
+                    self.stats.stepping_stones += 1;
+                    append(stones, record, &mut self.writes)?;
+                }
+            }
+            return Ok(());
+        }
+        let per_length = count_lengths(&self.pack);
+        if self.pack.is_duplicate(&record) {
+            self.stats.duplicates += 1;
+        } else if per_length.get(&record.length).copied().unwrap_or(0) >= self.quota
+            || self.pack.records.len() >= self.options.count
+        {
+            self.stats.over_quota += 1;
+        } else {
+            *self
+                .stats
+                .accepted_per_length
+                .entry(record.length)
+                .or_default() += 1;
+            append(&mut self.pack, record, &mut self.writes)?;
+        }
+        Ok(())
     }
-    pack.export(&version, extra)?;
-    stats.elapsed = start.elapsed();
-    Ok(stats)
+
+    fn progress(&self) -> Progress<'_> {
+        Progress {
+            accepted: self.pack.records.len(),
+            target: self.options.count,
+            stats: &self.stats,
+            per_length: count_lengths(&self.pack),
+        }
+    }
+
+    /// Writes the pack's other files (pack.sfen, problems.kif, manifest.json).
+    fn finish(self, version: &str) -> Result<Stats, PackError> {
+        let mut extra = serde_json::Map::new();
+        if let Some(s) = self.shard {
+            extra.insert("seed".into(), self.options.seed.into());
+            extra.insert("shard".into(), s.to_string().into());
+        }
+        self.pack.export(version, extra)?;
+        Ok(self.stats)
+    }
 }
 
 fn count_lengths(pack: &Pack) -> BTreeMap<usize, usize> {

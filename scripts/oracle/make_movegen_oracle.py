@@ -12,8 +12,7 @@ How to run (from the repository root):
         --data-dir benches/data --out tests/data/movegen_oracle.txt
 
 `--data-dir` is the folder holding the problem files (mate3_sample_solutions.txt,
-tricky_rules.txt, zuko.txt, perft.txt, ...); it defaults to benches/data, then
-/work/shared/data. The output is deterministic for a given cshogi version (fixed seed,
+tricky_rules.txt, zuko.txt, perft.txt, ...); it defaults to benches/data. The output is deterministic for a given cshogi version (fixed seed,
 sorted move lists). Extra options: --perft-max-interior N (default 150000) limits which
 perft.txt rows are recomputed, --skip-perft, --seed.
 
@@ -528,9 +527,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.normpath(os.path.join(here, "..", ".."))
-    default_data = os.path.normpath(os.path.join(repo, "..", "shared", "data"))
-    if not os.path.isdir(default_data):
-        default_data = "/work/shared/data"
+    # The problem files ship with the repository (benches/data/README.md names their
+    # sources): a fresh clone needs nothing beside it.
+    default_data = os.path.join(repo, "benches", "data")
     ap.add_argument("--data-dir", default=default_data)
     ap.add_argument("--out", default=os.path.join(repo, "tests", "data", "movegen_oracle.txt"))
     ap.add_argument("--seed", type=int, default=SEED)

@@ -85,8 +85,16 @@ fn report(stats: &Stats, nodes: u64) {
         stats.outside
     );
     let _ = nodes;
+    by_remaining(stats);
+    visits_per_or_node(&ors);
+    budgets_per_position(&ors);
+    fate_by_side(&all);
+    bounded_excess(&ors);
+    open_work(stats);
+}
 
-    // Node entries by remaining budget.
+/// Node entries by remaining budget.
+fn by_remaining(stats: &Stats) {
     let edges = [0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 1022];
     let mut rows = vec![[0u64; 2]; edges.len() + 1];
     for (r, c) in stats.by_remaining.iter().enumerate() {
@@ -105,8 +113,10 @@ fn report(stats: &Stats, nodes: u64) {
             println!("| {l} | {} | {} |", mn(row[0]), mn(row[1]));
         }
     }
+}
 
-    // Visits per OR node.
+/// Visits per OR node.
+fn visits_per_or_node(ors: &[&Node]) {
     let edges = [1, 2, 4, 16, 64, 256];
     let mut rows = vec![(0u64, 0u64, 0u64); edges.len() + 1];
     for n in &ors {
@@ -121,8 +131,10 @@ fn report(stats: &Stats, nodes: u64) {
             println!("| {} | {} | {} | {} |", label(i, &edges), r.0, r.1, mn(r.2));
         }
     }
+}
 
-    // Budgets per position (attacker nodes).
+/// Budgets per position (attacker nodes).
+fn budgets_per_position(ors: &[&Node]) {
     let mut by_position: HashMap<u64, (u64, u64)> = HashMap::new();
     for n in &ors {
         let e = by_position.entry(n.position).or_default();
@@ -142,8 +154,10 @@ fn report(stats: &Stats, nodes: u64) {
             println!("| {} | {} | {} |", label(i, &edges), r.0, mn(r.1));
         }
     }
+}
 
-    // Fate by side.
+/// Fate by side.
+fn fate_by_side(all: &[&Node]) {
     let mut fates: HashMap<(bool, Fate), (u64, u64)> = HashMap::new();
     for n in &all {
         let e = fates.entry((!n.or, n.fate)).or_default();
@@ -160,8 +174,10 @@ fn report(stats: &Stats, nodes: u64) {
             mn(o)
         );
     }
+}
 
-    // Bounded disproofs of attacker nodes: how far the known mate is beyond the budget.
+/// Bounded disproofs of attacker nodes: how far the known mate is beyond the budget.
+fn bounded_excess(ors: &[&Node]) {
     let mut excess: HashMap<String, (u64, u64)> = HashMap::new();
     for n in ors.iter().filter(|n| n.fate == Fate::Bounded) {
         let k = match n.known_mate {
@@ -185,8 +201,10 @@ fn report(stats: &Stats, nodes: u64) {
     for (k, (c, o)) in excess {
         println!("| {k} | {c} | {} |", mn(o));
     }
+}
 
-    // Work left open, by the nearest settled ancestor (through first parents).
+/// Work left open, by the nearest settled ancestor (through first parents).
+fn open_work(stats: &Stats) {
     let mut cause: HashMap<u64, String> = HashMap::new();
     let mut rows: HashMap<String, (u64, u64)> = HashMap::new();
     for (&id, n) in stats.nodes.iter().filter(|(_, n)| n.fate == Fate::Open) {

@@ -229,6 +229,55 @@ impl Builder {
         Ok(())
     }
 
+    /// A `P` statement: `PI…`, `P+…`/`P-…` placements, or a `P1`…`P9` row (on line `line`).
+    fn statement(&mut self, stmt: &str, line: usize) -> Result<(), CsaErrorKind> {
+        let rest = &stmt[1..];
+        if let Some(body) = rest.strip_prefix('I') {
+            self.initial(body)
+        } else if let Some(body) = rest.strip_prefix('+') {
+            self.place(Color::Black, body)
+        } else if let Some(body) = rest.strip_prefix('-') {
+            self.place(Color::White, body)
+        } else if let Some(d) = rest.chars().next().and_then(|c| c.to_digit(10)) {
+            if (1..=9).contains(&d) {
+                self.row(d as usize, &rest[1..], line)
+            } else {
+                Err(CsaErrorKind::BadBoardRow(format!("no rank P{d}")))
+            }
+        } else {
+            Err(CsaErrorKind::UnknownLine(stmt.to_string()))
+        }
+    }
+
+    /// The side-to-move line (`+` or `-`, on line `n`) closes the position: the validated
+    /// starting position.
+    fn finish(&mut self, n: usize, side: char) -> Result<Position, CsaError> {
+        let missing: Vec<usize> = (1..=9).filter(|&r| self.rows[r - 1] == 0).collect();
+        if !missing.is_empty() && missing.len() < 9 {
+            return Err(err(n, CsaErrorKind::TruncatedBoard { missing }));
+        }
+        self.setup.side_to_move = if side == '+' {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if let Some(color) = self.rest_to {
+            self.setup.fill_hand(color);
+        }
+        Position::from_setup(&self.setup).map_err(|e| {
+            let line = match &e {
+                PositionError::DeadPiece { square, .. }
+                    if self.rows[square.rank() as usize] != usize::MAX
+                        && self.rows[square.rank() as usize] != 0 =>
+                {
+                    self.rows[square.rank() as usize]
+                }
+                _ => n,
+            };
+            err(line, CsaErrorKind::IllegalPosition(e))
+        })
+    }
+
     /// `PI` and its optional removals (`PI82HI22KA`: the handicap pieces taken off).
     fn initial(&mut self, body: &str) -> Result<(), CsaErrorKind> {
         let bad = |s: String| CsaErrorKind::BadPlacement(s);
@@ -319,18 +368,18 @@ fn parse_move(s: &str, pos: &Position) -> Result<Move, CsaErrorKind> {
 /// multi-game file (games separated by `/`) is read.
 pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let err = |line: usize, kind: CsaErrorKind| CsaError { line, kind };
-    let mut b = Builder {
-        setup: Setup::empty(),
-        rows: [0; 9],
-        rest_to: None,
+    let mut reader = Reader {
+        b: Builder {
+            setup: Setup::empty(),
+            rows: [0; 9],
+            rest_to: None,
+        },
+        headers: Vec::new(),
+        pos: None,
+        moves: Vec::new(),
+        seen: false,
     };
-    let mut headers = Vec::new();
-    let mut pos: Option<Position> = None;
-    let mut moves = Vec::new();
     let mut last_line = 0;
-    let mut seen = false;
-
     'lines: for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         last_line = n;
@@ -339,107 +388,102 @@ pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
             continue; // a comment: commas in it are not separators
         }
         for stmt in line.split(',') {
-            // Board rows keep their blanks; other statements are trimmed.
-            let is_row =
-                stmt.len() >= 2 && stmt.starts_with('P') && stmt.as_bytes()[1].is_ascii_digit();
-            let stmt = if is_row { stmt.trim_end() } else { stmt.trim() };
-            if stmt.is_empty() {
-                continue;
-            }
-            seen = true;
-            let first = stmt.chars().next().expect("non-empty");
-            match first {
-                'V' => headers.push(("V".to_string(), stmt[1..].to_string())),
-                'N' if stmt.starts_with("N+") || stmt.starts_with("N-") => {
-                    headers.push((stmt[..2].to_string(), stmt[2..].to_string()))
-                }
-                '$' => {
-                    let (k, v) = stmt[1..].split_once(':').unwrap_or((&stmt[1..], ""));
-                    headers.push((k.to_string(), v.to_string()));
-                }
-                'T' if pos.is_some() => {}
-                '%' if pos.is_some() => break 'lines,
-                '/' => break 'lines,
-                'P' if pos.is_none() => {
-                    let rest = &stmt[1..];
-                    let r = if let Some(body) = rest.strip_prefix('I') {
-                        b.initial(body)
-                    } else if let Some(body) = rest.strip_prefix('+') {
-                        b.place(Color::Black, body)
-                    } else if let Some(body) = rest.strip_prefix('-') {
-                        b.place(Color::White, body)
-                    } else if let Some(d) = rest.chars().next().and_then(|c| c.to_digit(10)) {
-                        if (1..=9).contains(&d) {
-                            b.row(d as usize, &rest[1..], n)
-                        } else {
-                            Err(CsaErrorKind::BadBoardRow(format!("no rank P{d}")))
-                        }
-                    } else {
-                        Err(CsaErrorKind::UnknownLine(stmt.to_string()))
-                    };
-                    r.map_err(|k| err(n, k))?;
-                }
-                '+' | '-' if stmt.len() == 1 && pos.is_none() => {
-                    let missing: Vec<usize> = (1..=9).filter(|&r| b.rows[r - 1] == 0).collect();
-                    if !missing.is_empty() && missing.len() < 9 {
-                        return Err(err(n, CsaErrorKind::TruncatedBoard { missing }));
-                    }
-                    b.setup.side_to_move = if first == '+' {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    if let Some(color) = b.rest_to {
-                        b.setup.fill_hand(color);
-                    }
-                    let p = Position::from_setup(&b.setup).map_err(|e| {
-                        let line = match &e {
-                            PositionError::DeadPiece { square, .. }
-                                if b.rows[square.rank() as usize] != usize::MAX
-                                    && b.rows[square.rank() as usize] != 0 =>
-                            {
-                                b.rows[square.rank() as usize]
-                            }
-                            _ => n,
-                        };
-                        err(line, CsaErrorKind::IllegalPosition(e))
-                    })?;
-                    pos = Some(p);
-                }
-                '+' | '-' if pos.is_some() => {
-                    let p = pos.as_mut().expect("checked");
-                    let m = parse_move(stmt, p).map_err(|k| err(n, k))?;
-                    moves.push(m);
-                    p.do_move(m);
-                }
-                '+' | '-' => {
-                    return Err(err(
-                        n,
-                        CsaErrorKind::BadMove(format!(
-                            "{stmt} (a move before the side-to-move line)"
-                        )),
-                    ))
-                }
-                _ => return Err(err(n, CsaErrorKind::UnknownLine(stmt.to_string()))),
+            if reader.statement(n, stmt)? == Flow::Stop {
+                break 'lines;
             }
         }
     }
-    let Some(mut start) = pos else {
-        let kind = if seen {
-            CsaErrorKind::MissingSide
-        } else {
-            CsaErrorKind::Empty
-        };
-        return Err(err(last_line.max(1), kind));
-    };
-    for _ in 0..moves.len() {
-        start.undo_move();
+    reader.finish(last_line)
+}
+
+fn err(line: usize, kind: CsaErrorKind) -> CsaError {
+    CsaError { line, kind }
+}
+
+/// Whether the game goes on after a statement.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Next,
+    /// The first game ended (`%…` after the position, or `/`).
+    Stop,
+}
+
+/// What a record has said so far, statement by statement.
+struct Reader {
+    /// The position statements, until the side-to-move line closes them.
+    b: Builder,
+    headers: Vec<(String, String)>,
+    /// The position reached, from the side-to-move line on.
+    pos: Option<Position>,
+    moves: Vec<Move>,
+    /// Whether any statement was read.
+    seen: bool,
+}
+
+impl Reader {
+    /// One statement of line `n` (a line may hold several, separated by commas).
+    fn statement(&mut self, n: usize, stmt: &str) -> Result<Flow, CsaError> {
+        // Board rows keep their blanks; other statements are trimmed.
+        let is_row =
+            stmt.len() >= 2 && stmt.starts_with('P') && stmt.as_bytes()[1].is_ascii_digit();
+        let stmt = if is_row { stmt.trim_end() } else { stmt.trim() };
+        if stmt.is_empty() {
+            return Ok(Flow::Next);
+        }
+        self.seen = true;
+        let first = stmt.chars().next().expect("non-empty");
+        match first {
+            'V' => self.headers.push(("V".to_string(), stmt[1..].to_string())),
+            'N' if stmt.starts_with("N+") || stmt.starts_with("N-") => self
+                .headers
+                .push((stmt[..2].to_string(), stmt[2..].to_string())),
+            '$' => {
+                let (k, v) = stmt[1..].split_once(':').unwrap_or((&stmt[1..], ""));
+                self.headers.push((k.to_string(), v.to_string()));
+            }
+            'T' if self.pos.is_some() => {}
+            '%' if self.pos.is_some() => return Ok(Flow::Stop),
+            '/' => return Ok(Flow::Stop),
+            'P' if self.pos.is_none() => self.b.statement(stmt, n).map_err(|k| err(n, k))?,
+            '+' | '-' if stmt.len() == 1 && self.pos.is_none() => {
+                self.pos = Some(self.b.finish(n, first)?);
+            }
+            '+' | '-' if self.pos.is_some() => {
+                let p = self.pos.as_mut().expect("checked");
+                let m = parse_move(stmt, p).map_err(|k| err(n, k))?;
+                self.moves.push(m);
+                p.do_move(m);
+            }
+            '+' | '-' => {
+                return Err(err(
+                    n,
+                    CsaErrorKind::BadMove(format!("{stmt} (a move before the side-to-move line)")),
+                ))
+            }
+            _ => return Err(err(n, CsaErrorKind::UnknownLine(stmt.to_string()))),
+        }
+        Ok(Flow::Next)
     }
-    Ok(CsaRecord {
-        setup: start.to_setup(),
-        moves,
-        headers,
-    })
+
+    /// The record, once the text has been read up to `last_line`.
+    fn finish(self, last_line: usize) -> Result<CsaRecord, CsaError> {
+        let Some(mut start) = self.pos else {
+            let kind = if self.seen {
+                CsaErrorKind::MissingSide
+            } else {
+                CsaErrorKind::Empty
+            };
+            return Err(err(last_line.max(1), kind));
+        };
+        for _ in 0..self.moves.len() {
+            start.undo_move();
+        }
+        Ok(CsaRecord {
+            setup: start.to_setup(),
+            moves: self.moves,
+            headers: self.headers,
+        })
+    }
 }
 
 /// Reads only the starting position of a CSA record.

@@ -15,7 +15,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::piece::PieceKind::{self, *};
-use crate::position::Position;
+use crate::position::{IllegalMoveError, Position};
 use crate::square::Square;
 
 /// Receives generated moves; returning `false` stops the generator.
@@ -496,6 +496,35 @@ pub fn has_legal_move(pos: &Position) -> bool {
     let mut first = FirstMove::default();
     generate_legal(pos, &mut first);
     first.0.is_some()
+}
+
+/// The questions about a position that need the move generator. They live here, not in
+/// `position.rs`, so that the position does not import the generator that imports it.
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        generate_legal(self, &mut list);
+        list
+    }
+
+    /// Parses a USI move and checks that it is legal here.
+    pub fn parse_move(&self, usi: &str) -> Result<Move, IllegalMoveError> {
+        let m: Move = usi.parse().map_err(IllegalMoveError::Malformed)?;
+        if self.legal_moves().contains(m) {
+            Ok(m)
+        } else {
+            Err(IllegalMoveError::NotLegal {
+                usi: usi.to_string(),
+                sfen: self.to_sfen(),
+            })
+        }
+    }
+
+    /// Whether the side to move is checkmated (in check, no legal move).
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !has_legal_move(self)
+    }
 }
 
 #[cfg(test)]

@@ -8,90 +8,16 @@ use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::hand::Hand;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
-use crate::setup::{Setup, SfenError};
+use crate::setup::Setup;
 use crate::square::Square;
 use crate::zobrist;
 
 use PieceKind::*;
 
-/// Why a [`Setup`] is not a legal shogi position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// More pieces of a kind (promoted ones counted with their base kind, hands included)
-    /// than a full set has.
-    TooManyPieces {
-        kind: PieceKind,
-        count: u32,
-        max: u8,
-    },
-    /// Two unpromoted pawns of one colour on one file (二歩). `file` is 1–9.
-    Nifu { color: Color, file: u8 },
-    /// A pawn or lance on its last rank, or a knight on its last two (行き所のない駒).
-    DeadPiece { piece: Piece, square: Square },
-    /// More than one king of a colour.
-    TwoKings { color: Color },
-    /// The side that is not to move is in check (it could be captured).
-    OpponentInCheck { color: Color },
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use PositionError::*;
-        match self {
-            TooManyPieces { kind, count, max } => write!(
-                f,
-                "{count} pieces of kind {} on the board and in hand; a full set has {max}",
-                kind.sfen_letter()
-            ),
-            Nifu { color, file } => {
-                write!(f, "two unpromoted {color:?} pawns on file {file} (nifu)")
-            }
-            DeadPiece { piece, square } => write!(
-                f,
-                "{} on {square} can never move again (dead piece)",
-                piece.to_sfen()
-            ),
-            TwoKings { color } => write!(f, "more than one {color:?} king"),
-            OpponentInCheck { color } => {
-                write!(f, "{color:?} is in check but it is not {color:?}'s turn")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
-
-/// SFEN text that is not a legal position: either its syntax or its content is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParsePositionError {
-    Sfen(SfenError),
-    Illegal(PositionError),
-}
-
-impl fmt::Display for ParsePositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParsePositionError::Sfen(e) => write!(f, "malformed SFEN: {e}"),
-            ParsePositionError::Illegal(e) => write!(f, "illegal position: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ParsePositionError {}
-
-impl From<SfenError> for ParsePositionError {
-    fn from(e: SfenError) -> Self {
-        ParsePositionError::Sfen(e)
-    }
-}
-
-impl From<PositionError> for ParsePositionError {
-    fn from(e: PositionError) -> Self {
-        ParsePositionError::Illegal(e)
-    }
-}
+mod error;
+pub use error::{IllegalMoveError, ParsePositionError, PositionError};
 
 /// How strictly [`Position::from_setup_with`] checks piece counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +35,61 @@ fn setup_hand(setup: &Setup, color: Color) -> Hand {
         h = h.with_count(kind, setup.hands[color.index()][kind.index()] as u32);
     }
     h
+}
+
+/// Piece counts, promoted pieces with their base kind, hands included.
+fn check_piece_counts(setup: &Setup, validation: Validation) -> Result<(), PositionError> {
+    for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook, King] {
+        let count = setup.count(kind);
+        let max = match validation {
+            // What a hand field can hold; board counts beyond it cannot reach a hand.
+            Validation::AllowExtraPieces if kind != King => Hand::capacity(kind),
+            _ => kind.full_set_count(),
+        };
+        if count > max as u32 {
+            return Err(PositionError::TooManyPieces { kind, count, max });
+        }
+    }
+    Ok(())
+}
+
+/// Kings, dead pieces and nifu, in that order (the first one found is reported).
+fn check_placement(setup: &Setup) -> Result<(), PositionError> {
+    for color in Color::ALL {
+        let kings = setup
+            .board
+            .iter()
+            .flatten()
+            .filter(|p| p.kind == King && p.color == color)
+            .count();
+        if kings > 1 {
+            return Err(PositionError::TwoKings { color });
+        }
+    }
+    for sq in Square::all() {
+        if let Some(p) = setup.piece_at(sq) {
+            if p.kind.is_dead_on(sq.relative_rank(p.color)) {
+                return Err(PositionError::DeadPiece {
+                    piece: p,
+                    square: sq,
+                });
+            }
+        }
+    }
+    for color in Color::ALL {
+        for file in 0..9u8 {
+            let pawns = (0..9u8)
+                .filter(|&r| setup.piece_at(Square::new(file, r)) == Some(Piece::new(color, Pawn)))
+                .count();
+            if pawns > 1 {
+                return Err(PositionError::Nifu {
+                    color,
+                    file: file + 1,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What `undo_move` needs to restore, pushed by `do_move`.
@@ -158,55 +139,25 @@ impl Position {
         setup: &Setup,
         validation: Validation,
     ) -> Result<Position, PositionError> {
-        // Piece counts, promoted pieces with their base kind, hands included.
-        for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook, King] {
-            let count = setup.count(kind);
-            let max = match validation {
-                // What a hand field can hold; board counts beyond it cannot reach a hand.
-                Validation::AllowExtraPieces if kind != King => Hand::capacity(kind),
-                _ => kind.full_set_count(),
-            };
-            if count > max as u32 {
-                return Err(PositionError::TooManyPieces { kind, count, max });
+        check_piece_counts(setup, validation)?;
+        check_placement(setup)?;
+        let mut pos = Position::place(setup);
+        pos.board_key = pos.compute_board_key();
+        let them = !pos.side_to_move;
+        if let Some(k) = pos.king(them) {
+            if pos
+                .attackers_to(pos.side_to_move, k, pos.occupied())
+                .is_nonempty()
+            {
+                return Err(PositionError::OpponentInCheck { color: them });
             }
         }
-        for color in Color::ALL {
-            let kings = setup
-                .board
-                .iter()
-                .flatten()
-                .filter(|p| p.kind == King && p.color == color)
-                .count();
-            if kings > 1 {
-                return Err(PositionError::TwoKings { color });
-            }
-        }
-        for sq in Square::all() {
-            if let Some(p) = setup.piece_at(sq) {
-                if p.kind.is_dead_on(sq.relative_rank(p.color)) {
-                    return Err(PositionError::DeadPiece {
-                        piece: p,
-                        square: sq,
-                    });
-                }
-            }
-        }
-        for color in Color::ALL {
-            for file in 0..9u8 {
-                let pawns = (0..9u8)
-                    .filter(|&r| {
-                        setup.piece_at(Square::new(file, r)) == Some(Piece::new(color, Pawn))
-                    })
-                    .count();
-                if pawns > 1 {
-                    return Err(PositionError::Nifu {
-                        color,
-                        file: file + 1,
-                    });
-                }
-            }
-        }
+        pos.checkers = pos.compute_checkers();
+        Ok(pos)
+    }
 
+    /// The setup's pieces placed on an empty position, keys and checkers not yet computed.
+    fn place(setup: &Setup) -> Position {
         let mut pos = Position {
             board: [None; 81],
             by_color: [Bitboard::EMPTY; 2],
@@ -227,18 +178,7 @@ impl Position {
                 pos.put_piece(p, sq);
             }
         }
-        pos.board_key = pos.compute_board_key();
-        let them = !pos.side_to_move;
-        if let Some(k) = pos.king(them) {
-            if pos
-                .attackers_to(pos.side_to_move, k, pos.occupied())
-                .is_nonempty()
-            {
-                return Err(PositionError::OpponentInCheck { color: them });
-            }
-        }
-        pos.checkers = pos.compute_checkers();
-        Ok(pos)
+        pos
     }
 
     pub fn from_sfen(sfen: &str) -> Result<Position, ParsePositionError> {
@@ -775,33 +715,6 @@ impl Position {
         self.history.clear();
     }
 
-    /// All legal moves.
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        crate::movegen::generate_legal(self, &mut list);
-        list
-    }
-
-    /// Parses a USI move and checks that it is legal here.
-    pub fn parse_move(&self, usi: &str) -> Result<Move, IllegalMoveError> {
-        let m: Move = usi
-            .parse()
-            .map_err(|e: crate::moves::ParseMoveError| IllegalMoveError(e.to_string()))?;
-        if self.legal_moves().contains(m) {
-            Ok(m)
-        } else {
-            Err(IllegalMoveError(format!(
-                "{usi} is not a legal move in {}",
-                self.to_sfen()
-            )))
-        }
-    }
-
-    /// Whether the side to move is checkmated (in check, no legal move).
-    pub fn is_checkmate(&self) -> bool {
-        self.in_check() && !crate::movegen::has_legal_move(self)
-    }
-
     /// Key and board equality check against a from-scratch recomputation (for tests).
     pub fn is_consistent(&self) -> bool {
         let Ok(fresh) = Position::from_setup_with(&self.to_setup(), Validation::AllowExtraPieces)
@@ -815,18 +728,6 @@ impl Position {
             && fresh.checkers == self.checkers
     }
 }
-
-/// A USI move string that is malformed or not legal in the position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMoveError(pub String);
-
-impl fmt::Display for IllegalMoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for IllegalMoveError {}
 
 impl FromStr for Position {
     type Err = ParsePositionError;
@@ -848,98 +749,4 @@ impl fmt::Debug for Position {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn startpos_round_trip() {
-        let p = Position::startpos();
-        assert_eq!(p.to_sfen(), crate::setup::STARTPOS_SFEN);
-        assert!(!p.in_check());
-    }
-
-    #[test]
-    fn validation_errors() {
-        type Case = (&'static str, fn(&PositionError) -> bool);
-        let cases: &[Case] = &[
-            ("4k4/9/9/9/9/9/9/9/9 b 19P 1", |e| {
-                matches!(
-                    e,
-                    PositionError::TooManyPieces {
-                        kind: Pawn,
-                        count: 19,
-                        ..
-                    }
-                )
-            }),
-            ("4k4/9/9/9/9/9/9/9/R8 b 2R 1", |e| {
-                matches!(
-                    e,
-                    PositionError::TooManyPieces {
-                        kind: Rook,
-                        count: 3,
-                        ..
-                    }
-                )
-            }),
-            ("4k4/9/4+R4/9/9/9/9/9/R8 b R 1", |e| {
-                matches!(e, PositionError::TooManyPieces { kind: Rook, .. })
-            }),
-            ("4k4/9/4P4/9/4P4/9/9/9/9 b - 1", |e| {
-                matches!(
-                    e,
-                    PositionError::Nifu {
-                        color: Color::Black,
-                        file: 5
-                    }
-                )
-            }),
-            ("P3k4/9/9/9/9/9/9/9/9 b - 1", |e| {
-                matches!(e, PositionError::DeadPiece { .. })
-            }),
-            ("4k4/N8/9/9/9/9/9/9/9 b - 1", |e| {
-                matches!(e, PositionError::DeadPiece { .. })
-            }),
-            ("4k4/9/9/9/9/9/9/9/4l4 b - 1", |e| {
-                matches!(e, PositionError::DeadPiece { .. })
-            }),
-            ("4k3k/9/9/9/9/9/9/9/9 b - 1", |e| {
-                matches!(
-                    e,
-                    PositionError::TwoKings {
-                        color: Color::White
-                    }
-                )
-            }),
-            ("4k4/4R4/9/9/9/9/9/9/9 b - 1", |e| {
-                matches!(
-                    e,
-                    PositionError::OpponentInCheck {
-                        color: Color::White
-                    }
-                )
-            }),
-        ];
-        for (sfen, pred) in cases {
-            let setup: Setup = sfen.parse().unwrap();
-            let err = Position::from_setup(&setup).expect_err(sfen);
-            assert!(pred(&err), "{sfen}: {err}");
-        }
-        // Tokin and enemy pawns do not count for nifu; kingless positions are fine.
-        assert!(Position::from_sfen("9/9/4+P4/9/4P4/9/4p4/9/9 b - 1").is_ok());
-        assert!(Position::from_sfen("9/9/9/9/9/9/9/9/9 b - 1").is_ok());
-    }
-
-    #[test]
-    fn do_undo_restores() {
-        let mut p = Position::startpos();
-        let before = p.clone();
-        let m: Move = "7g7f".parse().unwrap();
-        p.do_move(m);
-        assert_eq!(p.side_to_move(), Color::White);
-        assert_ne!(p.board_key(), before.board_key());
-        p.undo_move();
-        assert_eq!(p, before);
-        assert_eq!(p.board_key(), before.board_key());
-    }
-}
+mod tests;

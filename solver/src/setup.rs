@@ -240,84 +240,101 @@ fn parse_board(field: &str, board: &mut [Option<Piece>; 81]) -> Result<(), SfenE
         return Err(SfenError::RankCount { found: ranks.len() });
     }
     for (r, rank_str) in ranks.iter().enumerate() {
-        let rank = r + 1;
-        // Squares are written from file 9 (left) to file 1.
-        let mut squares = 0usize;
-        let mut promoted = false;
-        let chars: Vec<char> = rank_str.chars().collect();
-        for (c, &ch) in chars.iter().enumerate() {
-            let column = c + 1;
-            if promoted && !ch.is_ascii_alphabetic() {
-                return Err(SfenError::BadPromotion {
-                    rank,
-                    column: column - 1,
-                });
-            }
-            // A run of digits with a 0 in it (`10`, `0`) is one count that is not 1 to 9:
-            // name the run, not its `0` as an unknown letter.
-            if ch.is_ascii_digit() && (c == 0 || !chars[c - 1].is_ascii_digit()) {
-                let run: String = chars[c..]
-                    .iter()
-                    .take_while(|d| d.is_ascii_digit())
-                    .collect();
-                if run.contains('0') {
-                    return Err(SfenError::BadEmptyCount {
-                        rank,
-                        column,
-                        found: run,
-                    });
-                }
-            }
-            match ch {
-                '1'..='9' => squares += ch as usize - '0' as usize,
-                '+' => {
-                    promoted = true;
-                    continue;
-                }
-                _ => {
-                    let kind = PieceKind::from_sfen_letter(ch)
-                        .filter(|_| ch.is_ascii_alphabetic())
-                        .ok_or(SfenError::UnknownPiece {
-                            rank,
-                            column,
-                            found: ch,
-                        })?;
-                    let kind = if promoted {
-                        if !kind.can_promote() {
-                            return Err(SfenError::BadPromotion {
-                                rank,
-                                column: column - 1,
-                            });
-                        }
-                        kind.promote()
-                    } else {
-                        kind
-                    };
-                    let color = if ch.is_ascii_uppercase() {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    if squares < 9 {
-                        let sq = Square::new((8 - squares) as u8, r as u8);
-                        board[sq.index()] = Some(Piece::new(color, kind));
-                    }
-                    squares += 1;
-                }
-            }
-            promoted = false;
-        }
-        if promoted {
+        parse_rank(rank_str, r, board)?;
+    }
+    Ok(())
+}
+
+/// Rank `r` (0-based) of the board field. Squares are written from file 9 (left) to file
+/// 1.
+fn parse_rank(rank_str: &str, r: usize, board: &mut [Option<Piece>; 81]) -> Result<(), SfenError> {
+    let rank = r + 1;
+    let mut squares = 0usize;
+    let mut promoted = false;
+    let chars: Vec<char> = rank_str.chars().collect();
+    for (c, &ch) in chars.iter().enumerate() {
+        let column = c + 1;
+        if promoted && !ch.is_ascii_alphabetic() {
             return Err(SfenError::BadPromotion {
                 rank,
-                column: rank_str.chars().count(),
+                column: column - 1,
             });
         }
-        if squares != 9 {
-            return Err(SfenError::RankLength { rank, squares });
+        check_empty_count(&chars, c, rank)?;
+        match ch {
+            '1'..='9' => squares += ch as usize - '0' as usize,
+            '+' => {
+                promoted = true;
+                continue;
+            }
+            _ => {
+                let piece = board_piece(ch, promoted, rank, column)?;
+                if squares < 9 {
+                    let sq = Square::new((8 - squares) as u8, r as u8);
+                    board[sq.index()] = Some(piece);
+                }
+                squares += 1;
+            }
+        }
+        promoted = false;
+    }
+    if promoted {
+        return Err(SfenError::BadPromotion {
+            rank,
+            column: rank_str.chars().count(),
+        });
+    }
+    if squares != 9 {
+        return Err(SfenError::RankLength { rank, squares });
+    }
+    Ok(())
+}
+
+/// A run of digits with a 0 in it (`10`, `0`) is one count that is not 1 to 9: name the
+/// run (starting at `chars[c]`), not its `0` as an unknown letter.
+fn check_empty_count(chars: &[char], c: usize, rank: usize) -> Result<(), SfenError> {
+    if chars[c].is_ascii_digit() && (c == 0 || !chars[c - 1].is_ascii_digit()) {
+        let run: String = chars[c..]
+            .iter()
+            .take_while(|d| d.is_ascii_digit())
+            .collect();
+        if run.contains('0') {
+            return Err(SfenError::BadEmptyCount {
+                rank,
+                column: c + 1,
+                found: run,
+            });
         }
     }
     Ok(())
+}
+
+/// The piece of letter `ch` (after a `+` when `promoted`) in `column` of `rank`.
+fn board_piece(ch: char, promoted: bool, rank: usize, column: usize) -> Result<Piece, SfenError> {
+    let kind = PieceKind::from_sfen_letter(ch)
+        .filter(|_| ch.is_ascii_alphabetic())
+        .ok_or(SfenError::UnknownPiece {
+            rank,
+            column,
+            found: ch,
+        })?;
+    let kind = if promoted {
+        if !kind.can_promote() {
+            return Err(SfenError::BadPromotion {
+                rank,
+                column: column - 1,
+            });
+        }
+        kind.promote()
+    } else {
+        kind
+    };
+    let color = if ch.is_ascii_uppercase() {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Ok(Piece::new(color, kind))
 }
 
 fn parse_hands(field: &str) -> Result<[[u8; 7]; 2], SfenError> {

@@ -1,0 +1,305 @@
+use super::*;
+use crate::piece::PieceKind::*;
+
+fn words(t: &Table, i: usize) -> [u64; 4] {
+    let s = &t.slots[i];
+    [0, 1, 2, 3].map(|w| s[w].load(Relaxed))
+}
+
+fn all_zero(t: &Table) -> bool {
+    (0..t.slots.len()).all(|i| words(t, i) == [0; 4])
+}
+
+/// Live entries, counted.
+fn live(t: &Table) -> usize {
+    (0..t.slots.len())
+        .filter(|&i| t.is_live(&t.entry(i)))
+        .count()
+}
+
+#[test]
+fn superiority() {
+    let t = Table::new(1);
+    let key = 42;
+    let g = Hand::EMPTY.add(Gold);
+    let gs = g.add(Silver);
+    t.store_proven(key, g, 5, None, 10);
+    assert_eq!(t.probe(key, gs, 7).kind(), Kind::Proven);
+    assert_eq!(t.probe(key, g, 5).kind(), Kind::Proven);
+    // Too long for the remaining length, or not enough pieces.
+    assert_eq!(t.probe(key, g, 3).kind(), Kind::Unknown);
+    assert_eq!(
+        t.probe(key, Hand::EMPTY.add(Silver), 7).kind(),
+        Kind::Unknown
+    );
+    t.store_disproven(key + 1, g, NO_MATE, 10);
+    assert_eq!(t.probe(key + 1, Hand::EMPTY, 99).kind(), Kind::Disproven);
+    assert_eq!(t.probe(key + 1, gs, 99).kind(), Kind::Unknown);
+    t.store_disproven(key + 2, g, 7, 10);
+    assert_eq!(t.probe(key + 2, g, 7).kind(), Kind::Disproven);
+    assert_eq!(t.probe(key + 2, g, 9).kind(), Kind::Unknown);
+}
+
+#[test]
+fn a_table_too_large_for_memory_is_an_error_not_an_abort() {
+    let e = Table::try_new(1 << 40).err().expect("a 2^60-byte table");
+    assert!(e.to_string().contains("1099511627776 MiB"), "{e}");
+    assert!(Table::try_new(1).is_ok());
+}
+
+#[test]
+fn huge_page_advice_changes_nothing() {
+    // A table big enough to be advised (on Linux) stores and probes like a small one
+    // (its pages are only touched where used).
+    let mut big = Table::new(HUGE_PAGE_TABLE_BYTES >> 20);
+    let mut small = Table::new(1);
+    let g = Hand::EMPTY.add(Gold);
+    for t in [&mut big, &mut small] {
+        assert!(all_zero(t));
+        t.store_proven(7, g, 5, None, 3);
+        t.store_disproven(8, g, NO_MATE, 3);
+    }
+    for t in [&big, &small] {
+        assert_eq!(t.probe(7, g, 9).kind(), Kind::Proven);
+        assert_eq!(t.probe(8, g, 9).kind(), Kind::Disproven);
+        assert!(!t.probe(9, g, 9).found);
+    }
+}
+
+#[test]
+fn prefetch_changes_nothing() {
+    // The prefetch hint (unsafe on x86-64) against its safe counterpart, doing nothing:
+    // every probe answers the same with and without it, for keys in every cluster.
+    let t = Table::new(1);
+    let g = Hand::EMPTY.add(Gold);
+    let keys: Vec<u64> = (0..20_000u64)
+        .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
+        .collect();
+    for (i, &k) in keys.iter().enumerate() {
+        match i % 3 {
+            0 => t.store_proven(k, g, 5, None, 3),
+            1 => t.store_disproven(k, g, NO_MATE, 3),
+            _ => t.store_unknown(k, g, 9, 4, 6, None, 3),
+        }
+    }
+    for &k in &keys {
+        let plain = t.probe(k, g, 9);
+        t.prefetch(k);
+        let hinted = t.probe(k, g, 9);
+        assert_eq!(
+            (plain.pn, plain.dn, plain.len, plain.found),
+            (hinted.pn, hinted.dn, hinted.len, hinted.found)
+        );
+    }
+}
+
+#[test]
+fn entries_pack_losslessly() {
+    let e = Entry {
+        key: u64::MAX - 5,
+        hand: Hand::EMPTY
+            .with_count(Pawn, 18)
+            .with_count(Rook, 2)
+            .with_count(Gold, 4),
+        pn: INF,
+        dn: INF - 1,
+        len: NO_MATE,
+        best: 0xfedc,
+        amount: u32::MAX,
+        generation: u32::MAX - 1,
+    };
+    let back = Entry::unpack(e.pack());
+    assert_eq!(back.key, e.key);
+    assert_eq!(
+        (
+            back.key,
+            back.hand,
+            back.pn,
+            back.dn,
+            back.len,
+            back.best,
+            back.amount,
+            back.generation
+        ),
+        (
+            e.key,
+            e.hand,
+            e.pn,
+            e.dn,
+            e.len,
+            e.best,
+            e.amount,
+            e.generation
+        )
+    );
+    assert_eq!(Entry::unpack([0; 4]).amount, 0, "a zeroed slot is empty");
+}
+
+#[test]
+fn a_torn_entry_is_not_read_as_its_key() {
+    // Every mix of the words of two writes of one key (a proof and a disproof, or two
+    // estimates) reads as another key, unless the mix is one of the two writes.
+    let g = Hand::EMPTY.add(Gold);
+    let writes = [
+        (
+            Entry {
+                key: 99,
+                hand: g,
+                pn: 0,
+                dn: INF,
+                len: 7,
+                best: 3,
+                amount: 5,
+                generation: 0,
+            },
+            Entry {
+                key: 99,
+                hand: g,
+                pn: INF,
+                dn: 0,
+                len: 5,
+                best: 0,
+                amount: 9,
+                generation: 0,
+            },
+        ),
+        (
+            Entry {
+                key: 99,
+                hand: g,
+                pn: 4,
+                dn: 6,
+                len: 9,
+                best: 3,
+                amount: 5,
+                generation: 0,
+            },
+            Entry {
+                key: 99,
+                hand: g,
+                pn: 5,
+                dn: 6,
+                len: 9,
+                best: 4,
+                amount: 5,
+                generation: 0,
+            },
+        ),
+    ];
+    for (a, b) in writes {
+        let (a, b) = (a.pack(), b.pack());
+        for mask in 1..15u32 {
+            let torn: [u64; 4] =
+                std::array::from_fn(|w| if mask >> w & 1 == 1 { b[w] } else { a[w] });
+            if torn != a && torn != b {
+                assert_ne!(Entry::unpack(torn).key, 99, "mask {mask:04b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn threads_storing_and_probing_at_once_never_see_a_wrong_result() {
+    // Four threads write proofs (hand G, length = key % 50) and disproofs (hand G,
+    // bound = key % 50) of keys that collide in few clusters, and probe them meanwhile:
+    // whatever survives the races, a result read is one that was written.
+    let t = Table::new(1);
+    let g = Hand::EMPTY.add(Gold);
+    let keys: Vec<u64> = (0..64u64).map(|i| i << 44 | i).collect();
+    std::thread::scope(|s| {
+        for thread in 0..4u64 {
+            let (t, keys) = (&t, &keys);
+            s.spawn(move || {
+                for round in 0..2_000u64 {
+                    for &k in keys {
+                        let len = (k % 50) as u16 + 1;
+                        if (k + round + thread) % 2 == 0 {
+                            t.store_proven(k, g, len, None, (round % 7) as u32 + 1);
+                        } else {
+                            t.store_disproven(k ^ 1, g, len, (round % 5) as u32 + 1);
+                        }
+                        let p = t.probe(k, g, NO_MATE - 1);
+                        match p.kind() {
+                            Kind::Proven => assert_eq!((p.len, p.hand), (len, g)),
+                            Kind::Disproven => panic!("{k}: no disproof was stored"),
+                            Kind::Unknown => {}
+                        }
+                        let q = t.probe(k ^ 1, g, len);
+                        match q.kind() {
+                            Kind::Disproven => assert_eq!((q.len, q.hand), (len, g)),
+                            Kind::Proven => panic!("{}: no proof was stored", k ^ 1),
+                            Kind::Unknown => {}
+                        }
+                    }
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn both_allocations_give_the_same_empty_table() {
+    // The zeroed allocation (unsafe) against its safe counterpart that writes each word.
+    for len in [8, 4096] {
+        let fast = zeroed_atomic_slots(len);
+        let slow = zeroed_atomic_slots_by_writing(len);
+        assert_eq!(fast.len(), slow.len());
+        for (f, s) in fast.iter().zip(slow.iter()) {
+            for (a, b) in f.iter().zip(s.iter()) {
+                assert_eq!(a.load(Relaxed), b.load(Relaxed));
+            }
+        }
+        fast[len - 1][3].store(7, Relaxed);
+        assert_eq!(fast[len - 1][3].load(Relaxed), 7);
+    }
+}
+
+#[test]
+fn clear_forgets_everything() {
+    let g = Hand::EMPTY.add(Gold);
+    let mut t = Table::new(1);
+    for wrap in [false, true] {
+        if wrap {
+            // The last generation before the counter wraps: the next clear zeroes.
+            t.generation = u32::MAX;
+        }
+        for k in 0..100u64 {
+            t.store_proven(k, g, 5, None, 3);
+            t.store_disproven(k + 1000, g, NO_MATE, 3);
+            t.store_unknown(k + 2000, g, 9, 4, 6, None, 3);
+        }
+        assert!(live(&t) >= 300);
+        t.clear();
+        assert_eq!(live(&t), 0);
+        for k in 0..100u64 {
+            for key in [k, k + 1000, k + 2000] {
+                assert!(!t.probe(key, g, 9).found, "key {key} survived a clear");
+            }
+        }
+        // Old entries are empty slots: a new entry goes into the first slot of its
+        // cluster, as in a zeroed table.
+        t.store_unknown(7, g, 9, 4, 6, None, 3);
+        let first = t.cluster(7).start;
+        assert_eq!(t.entry(first).key, 7);
+        assert_eq!(live(&t), 1);
+        assert_eq!(t.probe(7, g, 9).pn, 4);
+        if wrap {
+            assert_eq!(t.generation, 0);
+            let zeroed = (0..t.slots.len())
+                .filter(|&i| words(&t, i) != [0; 4])
+                .count();
+            assert_eq!(zeroed, 1, "only the new entry after the wrap");
+        }
+    }
+}
+
+#[test]
+fn replacement_keeps_memory_bounded() {
+    let t = Table::new(1);
+    let n = t.slots.len();
+    for k in 0..(n as u64 * 4) {
+        t.store_unknown(k, Hand::EMPTY, 5, 1, 1, None, (k % 7) as u32 + 1);
+    }
+    assert_eq!(t.slots.len(), n);
+    assert!(t.hashfull() <= 1000);
+}

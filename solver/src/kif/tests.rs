@@ -1,0 +1,241 @@
+use super::*;
+
+const TSUME: &str = "\
+# a three-move problem
+後手の持駒：飛　角二　金四　銀三　桂三　香四　歩十七
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+| ・ ・ ・ ・ ・ ・ 銀 ・ ・|一
+| ・ ・ ・ ・ ・ ・ ・ ・v玉|二
+| ・ ・ ・ ・ ・ ・ ・ 歩 ・|三
+| ・ ・ ・ ・ ・ ・ ・ ・v桂|四
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|六
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|七
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|八
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|九
++---------------------------+
+先手の持駒：飛
+手数----指手---------消費時間--
+   1 ２二歩成(23)   ( 0:00/00:00:00)
+   2 １三玉(12)   ( 0:00/00:00:00)
+   3 ２三飛打
+   4 詰み
+まで3手で詰み
+";
+
+#[test]
+fn reads_a_tsume_record() {
+    let r = parse(TSUME).unwrap();
+    assert_eq!(
+        r.setup.to_string(),
+        "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1"
+    );
+    let usi: Vec<String> = r.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi, ["2c2b+", "1b1c", "R*2c"]);
+}
+
+#[test]
+fn write_then_read() {
+    let pos = Position::from_sfen("6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1").unwrap();
+    let r = parse(TSUME).unwrap();
+    let text = write(&pos, &r.moves, Ending::Mate);
+    assert!(text.contains("   1 ２二歩成(23)\n"), "{text}");
+    assert!(text.contains("   4 詰み\nまで3手で詰み\n"), "{text}");
+    assert_eq!(
+        parse(&text).unwrap(),
+        KifRecord {
+            headers: vec![],
+            ..r
+        }
+    );
+    let start = Position::startpos();
+    let text = write(&start, &[], Ending::None);
+    assert!(text.contains("手合割：平手"));
+    assert_eq!(parse(&text).unwrap().setup, start.to_setup());
+}
+
+#[test]
+fn several_records_in_one_file() {
+    let pos = Position::from_sfen("6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1").unwrap();
+    let moves = parse(TSUME).unwrap().moves;
+    let record = write(&pos, &moves, Ending::Mate);
+    let header_lines = record.lines().count();
+    // As the generator writes a pack's problems.kif: a comment, the record, a blank line.
+    let mut text = "\u{feff}".to_string();
+    for (i, body) in [
+        record.as_str(),
+        &record.replace("２三飛打", "２三角打"),
+        &record,
+    ]
+    .iter()
+    .enumerate()
+    {
+        text += &format!("# problem p{i} (3 plies)\n{body}\n");
+    }
+    let records = parse_records(&text);
+    assert_eq!(records.len(), 3);
+    let step = header_lines + 2;
+    for (i, (r, _)) in records.iter().enumerate() {
+        assert_eq!(r.first_line, 1 + i * step);
+        assert!(
+            r.text.starts_with(&format!("# problem p{i} ")),
+            "{}",
+            r.text
+        );
+    }
+    assert_eq!(records[0].1.as_ref().unwrap().moves, moves);
+    assert_eq!(records[2].1.as_ref().unwrap().moves, moves);
+    // The second record's bad third move is reported at its line in the file.
+    let e = records[1].1.as_ref().unwrap_err();
+    let third = text
+        .lines()
+        .position(|l| l.contains("２三角打"))
+        .expect("the bad move")
+        + 1;
+    assert_eq!(e.line, third, "{e}");
+    // One record (no `#KIF` line, or one) is the whole text.
+    assert_eq!(split_records(TSUME).len(), 1);
+    assert_eq!(split_records(&record).len(), 1);
+    assert_eq!(split_records(&record)[0].text, record);
+}
+
+#[test]
+fn counts_and_rest_of_pieces() {
+    for n in 1..=99 {
+        assert_eq!(parse_count(&kanji_count(n)), Some(n), "{n}");
+    }
+    assert_eq!(parse_count("17"), Some(17));
+    assert_eq!(parse_count("１８"), Some(18));
+    assert_eq!(parse_count("十十"), None);
+    let text = TSUME.replace(
+        "後手の持駒：飛　角二　金四　銀三　桂三　香四　歩十七",
+        "後手の持駒：残り全部",
+    );
+    assert_eq!(parse(&text).unwrap().setup, parse(TSUME).unwrap().setup);
+}
+
+#[test]
+fn errors_carry_line_numbers() {
+    let lines: Vec<&str> = TSUME.lines().collect();
+    // Truncated inside the diagram.
+    let cut = lines[..8].join("\n");
+    let e = parse(&cut).unwrap_err();
+    assert_eq!(e.line, 8);
+    assert_eq!(e.kind, KifErrorKind::TruncatedBoard { ranks: 4 });
+    // An unknown piece.
+    let bad = TSUME.replace("|二", "|X").replace("v玉", "v猫");
+    let e = parse(&bad).unwrap_err();
+    assert_eq!(e.line, 6);
+    assert!(matches!(e.kind, KifErrorKind::BadBoardRow(_)), "{e}");
+    // Two kings of one side.
+    let bad = TSUME.replace(
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五",
+        "| ・ ・ ・ ・v玉 ・ ・ ・ ・|五",
+    );
+    let e = parse(&bad).unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(matches!(
+        e.kind,
+        KifErrorKind::IllegalPosition(PositionError::TwoKings { .. })
+    ));
+    // A dead piece names its rank's line.
+    let bad = TSUME
+        .replace(
+            "| ・ ・ ・ ・ ・ ・ 銀 ・ ・|一",
+            "| ・ ・ ・ ・ ・ ・ 香 ・ ・|一",
+        )
+        .replace("香四", "香三");
+    let e = parse(&bad).unwrap_err();
+    assert_eq!(e.line, 5, "{e}");
+    // An illegal move.
+    let bad = TSUME.replace("   3 ２三飛打", "   3 ２三角打");
+    let e = parse(&bad).unwrap_err();
+    assert_eq!(e.line, 19);
+    assert!(matches!(e.kind, KifErrorKind::IllegalMove { .. }), "{e}");
+    // A hole in the move numbers.
+    let bad = TSUME.replace("   3 ２三飛打", "   5 ２三飛打");
+    assert_eq!(
+        parse(&bad).unwrap_err().kind,
+        KifErrorKind::MoveNumber {
+            expected: 3,
+            found: 5
+        }
+    );
+    assert_eq!(
+        parse("# only a comment\n").unwrap_err().kind,
+        KifErrorKind::Empty
+    );
+}
+
+#[test]
+fn a_record_cut_off_before_its_diagram_is_not_the_start_position() {
+    let lines: Vec<&str> = TSUME.lines().collect();
+    let e = parse(&(lines[..3].join("\n") + "\n")).unwrap_err();
+    assert_eq!((e.line, e.kind), (3, KifErrorKind::NoPosition));
+    // A game's moves or a 手合割 without a diagram are still the start position.
+    let game = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    assert_eq!(parse(game).unwrap().moves.len(), 1);
+    let game = "手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    assert_eq!(parse(game).unwrap().moves.len(), 1);
+}
+
+#[test]
+fn cr_only_line_endings_are_refused() {
+    let e = parse(&TSUME.replace('\n', "\r")).unwrap_err();
+    assert_eq!((e.line, e.kind), (1, KifErrorKind::BareCarriageReturn));
+    // CRLF is fine.
+    assert_eq!(
+        parse(&TSUME.replace('\n', "\r\n")).unwrap(),
+        parse(TSUME).unwrap()
+    );
+}
+
+#[test]
+fn text_after_a_move_is_refused() {
+    for bad in [
+        "２三飛打成成成",
+        "２三飛打成",
+        "２三飛打x",
+        "２二歩成(23)成",
+    ] {
+        let text = TSUME
+            .replace("   3 ２三飛打", &format!("   3 {bad}"))
+            .replace(
+                "   1 ２二歩成(23)   ( 0:00/00:00:00)",
+                &format!(
+                    "   1 {}",
+                    if bad.contains("(23)") {
+                        bad
+                    } else {
+                        "２二歩成(23)"
+                    }
+                ),
+            );
+        let e = parse(&text).unwrap_err();
+        assert!(matches!(e.kind, KifErrorKind::BadMove(_)), "{bad}: {e}");
+    }
+    // A time or a variation mark after the move is fine.
+    let text = TSUME.replace("   3 ２三飛打", "   3 ２三飛打   ( 0:01/00:00:01)+");
+    assert_eq!(parse(&text).unwrap().moves.len(), 3);
+}
+
+#[test]
+fn decoding() {
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("先手の持駒：飛\n");
+    assert_eq!(decode(&sjis, Encoding::Auto).unwrap(), "先手の持駒：飛\n");
+    assert_eq!(
+        decode(&sjis, Encoding::ShiftJis).unwrap(),
+        "先手の持駒：飛\n"
+    );
+    let mut bytes = b"# ok\n# ok\n".to_vec();
+    bytes.extend_from_slice(&sjis);
+    let e = decode(&bytes, Encoding::Utf8).unwrap_err();
+    assert_eq!(e.line, 3);
+    let e = decode(b"ok\n\x81\n", Encoding::ShiftJis).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert_eq!(
+        decode("\u{feff}後手番".as_bytes(), Encoding::Auto).unwrap(),
+        "後手番"
+    );
+}

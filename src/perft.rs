@@ -1,0 +1,58 @@
+//! `tsume perft`: count the leaves of the move tree (a move generator check).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::ValueEnum;
+use tsume_solver::perft::{divide, perft, PerftMode};
+use tsume_solver::Position;
+
+use crate::exit::bad_input;
+
+/// The options of `tsume perft`.
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    /// Position as SFEN (quote it), or `startpos`.
+    sfen: String,
+    /// Depth in plies.
+    depth: u32,
+    /// `legal`: every legal move; `mate`: checks at the root side's plies, all replies
+    /// at the other side's.
+    #[arg(long, value_enum, default_value_t = Mode::Legal)]
+    mode: Mode,
+    /// Print the count below each root move.
+    #[arg(long)]
+    divide: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Mode {
+    Legal,
+    Mate,
+}
+
+/// `tsume perft`: the count on stdout (after the per-move counts with `--divide`), the
+/// time on stderr.
+pub fn run(args: PerftArgs) -> ExitCode {
+    let mut pos = match Position::from_sfen(&args.sfen) {
+        Ok(p) => p,
+        Err(e) => return bad_input(e),
+    };
+    let mode = match args.mode {
+        Mode::Legal => PerftMode::Legal,
+        Mode::Mate => PerftMode::Mate,
+    };
+    let start = Instant::now();
+    let nodes = if args.divide && args.depth > 0 {
+        let rows = divide(&mut pos, args.depth, mode);
+        for (m, n) in &rows {
+            println!("{m}: {n}");
+        }
+        rows.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&mut pos, args.depth, mode)
+    };
+    eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+    println!("{nodes}");
+    ExitCode::SUCCESS
+}
