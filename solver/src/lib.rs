@@ -1,27 +1,23 @@
-//! The shogi rules core and the df-pn tsume solver of `tsume`.
+//! The shogi rules core and the df-pn tsume solver of `tsume`, in four rooms:
 //!
-//! Rules: [`square`], [`bitboard`], [`attacks`], [`piece`], [`hand`], [`moves`],
-//! [`setup`] (SFEN, unvalidated) → [`position`] (validated, do/undo, Zobrist keys),
-//! [`movegen`] (legal moves, evasions, checks) and [`perft`].
+//! - [`rules`]: [`square`], [`bitboard`], [`attacks`], [`piece`], [`hand`], [`moves`],
+//!   [`setup`] (SFEN, unvalidated) → [`position`] (validated, do/undo, Zobrist keys),
+//!   [`movegen`] (legal moves, evasions, checks) and [`perft`];
+//! - [`formats`]: [`notation`] (Japanese moves), [`kif`], [`csa`], [`usi`];
+//! - [`dfpn`]: the df-pn search (shortest mate under the raw rules);
+//! - [`tsume`]: the tsume conventions (無駄合, tsume length, best play, `verify`).
 
-pub mod attacks;
-pub mod bitboard;
-pub mod color;
-pub mod csa;
 pub mod dfpn;
-pub mod hand;
-pub mod kif;
-pub mod movegen;
-pub mod moves;
-pub mod notation;
-pub mod perft;
-pub mod piece;
-pub mod position;
-pub mod setup;
-pub mod square;
+pub mod formats;
+pub mod rules;
 pub mod tsume;
-pub mod usi;
-pub mod zobrist;
+
+// The modules by their short paths (`tsume_solver::position`, `crate::movegen`, …), as
+// before they were grouped.
+pub use formats::{csa, kif, notation, usi};
+pub use rules::{
+    attacks, bitboard, color, hand, movegen, moves, perft, piece, position, setup, square, zobrist,
+};
 
 pub use bitboard::Bitboard;
 pub use color::Color;
