@@ -50,7 +50,7 @@ pub struct Merged<'a> {
 }
 
 fn bad(msg: String) -> PackError {
-    PackError(msg)
+    PackError::Refused(msg)
 }
 
 /// Reads and checks the pack in `dir`: `pack.jsonl` (every line a well-formed record

@@ -139,18 +139,81 @@ pub fn record(found: &Found, generator: serde_json::Value) -> Record {
 
 /// Why the pack could not be read or written.
 #[derive(Debug)]
-pub struct PackError(pub String);
+pub enum PackError {
+    /// A file or directory could not be read or written.
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A JSON file (`progress.json`, a manifest) could not be read.
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    /// Another `tsume generate` run holds the pack directory.
+    Locked { dir: PathBuf },
+    /// A line of a pack file is malformed or contradicts the rest.
+    Line {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    /// The run or the pack was refused for the reason given (other parameters, a bad
+    /// option, an injected fault, …).
+    Refused(String),
+}
 
-impl std::fmt::Display for PackError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+impl PackError {
+    /// The error of an I/O operation on `path`.
+    pub fn io(path: &Path, source: std::io::Error) -> PackError {
+        PackError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// The error of reading the JSON file `path`.
+    pub fn json(path: &Path, source: serde_json::Error) -> PackError {
+        PackError::Json {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 }
 
-impl std::error::Error for PackError {}
+impl std::fmt::Display for PackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PackError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            PackError::Json { path, source } => write!(f, "{}: {source}", path.display()),
+            PackError::Locked { dir } => write!(
+                f,
+                "{}: another tsume generate run is using this pack directory; wait for it to \
+                 finish or use another --out directory",
+                dir.display()
+            ),
+            PackError::Line {
+                path,
+                line,
+                message,
+            } => write!(f, "{}: line {line}: {message}", path.display()),
+            PackError::Refused(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for PackError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PackError::Io { source, .. } => Some(source),
+            PackError::Json { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 fn io_error(path: &Path, e: std::io::Error) -> PackError {
-    PackError(format!("{}: {e}", path.display()))
+    PackError::io(path, e)
 }
 
 /// What a resumed run expects of the records it finds (see [`Pack::resume`]).
@@ -229,8 +292,11 @@ impl Pack {
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut last_candidate: Option<(usize, u64)> = None;
         for (line, r) in lines {
-            let at =
-                |msg: String| PackError(format!("{}: line {line}: {msg}", pack.path.display()));
+            let at = |message: String| PackError::Line {
+                path: pack.path.clone(),
+                line,
+                message,
+            };
             if let Some(expect) = expect {
                 check_record(&r, expect).map_err(at)?;
                 let skeleton = record_skeleton(&r).unwrap_or_default();
@@ -313,12 +379,15 @@ impl Pack {
     pub fn check_replayed(&self) -> Result<(), PackError> {
         match self.pending.front() {
             None => Ok(()),
-            Some((line, r)) => Err(PackError(format!(
-                "{}: line {line}: problem {} (candidate {}) is not one this run generates: edited, or from another run",
-                self.path.display(),
-                r.id,
-                candidate(r).map_or("?".into(), |c| c.to_string())
-            ))),
+            Some((line, r)) => Err(PackError::Line {
+                path: self.path.clone(),
+                line: *line,
+                message: format!(
+                    "problem {} (candidate {}) is not one this run generates: edited, or from another run",
+                    r.id,
+                    candidate(r).map_or("?".into(), |c| c.to_string())
+                ),
+            }),
         }
     }
 
@@ -345,7 +414,7 @@ impl Pack {
     pub fn append(&mut self, r: Record) -> Result<(), PackError> {
         if let Some((line, held)) = self.pending.pop_front() {
             if held != r {
-                return Err(PackError(format!(
+                return Err(PackError::Refused(format!(
                     "{}: line {line}: problem {} is not what this run generates there (problem {}): edited, or from another run",
                     self.path.display(),
                     held.id,
@@ -413,9 +482,10 @@ pub fn export(
     for r in records {
         sfen += &format!("{} moves {}\n", r.sfen, r.solution.join(" "));
         let pos = Position::from_sfen(&r.sfen)
-            .map_err(|e| PackError(format!("pack.jsonl: problem {}: {e}", r.id)))?;
-        let moves: Vec<Move> = replay(&pos, &r.solution)
-            .ok_or_else(|| PackError(format!("pack.jsonl: problem {}: bad solution", r.id)))?;
+            .map_err(|e| PackError::Refused(format!("pack.jsonl: problem {}: {e}", r.id)))?;
+        let moves: Vec<Move> = replay(&pos, &r.solution).ok_or_else(|| {
+            PackError::Refused(format!("pack.jsonl: problem {}: bad solution", r.id))
+        })?;
         kif_text += &format!(
             "{}{} ({} plies)\n",
             crate::line::KIF_PROBLEM_COMMENT,
@@ -552,14 +622,18 @@ fn split_last_line(
                 ));
             }
             Err(_) if last_without_newline => {
-                return Err(PackError(format!(
+                return Err(PackError::Refused(format!(
                     "{}: line {line} is cut off (no newline at the end and not a whole record): \
                      the last write was interrupted; rerun with --drop-truncated to drop it",
                     path.display()
                 )));
             }
             Err(e) => {
-                return Err(PackError(format!("{}: line {line}: {e}", path.display())));
+                return Err(PackError::Line {
+                    path: path.to_path_buf(),
+                    line,
+                    message: e.to_string(),
+                });
             }
         }
     }

@@ -189,21 +189,20 @@ pub fn parse_lengths(text: &str) -> Result<(usize, usize), String> {
 /// Runs the generator until the pack has `count` problems, or a limit.
 pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<Stats, PackError> {
     if !lengths_allowed(options.min_length, options.max_length) {
-        return Err(PackError(format!(
+        return Err(PackError::Refused(format!(
             "lengths must be odd with MIN <= MAX <= {MAX_LENGTH}, got {}-{}",
             options.min_length, options.max_length
         )));
     }
     let version = env!("CARGO_PKG_VERSION").to_string();
-    std::fs::create_dir_all(&options.out)
-        .map_err(|e| PackError(format!("{}: {e}", options.out.display())))?;
+    std::fs::create_dir_all(&options.out).map_err(|e| PackError::io(&options.out, e))?;
     // Held until the run returns: two runs appending to one pack would interleave.
     let _lock = lock_dir(&options.out)?;
     let mut run = Run::open(options, &version)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
-        .map_err(|e| PackError(format!("starting {} threads: {e}", options.threads)))?;
+        .map_err(|e| PackError::Refused(format!("starting {} threads: {e}", options.threads)))?;
     let start = Instant::now();
     let deadline = options.time_limit.and_then(|t| start.checked_add(t));
     let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
@@ -274,7 +273,7 @@ fn first_candidate(
         .max()
         .map(|c| {
             numbering.local(c).ok_or_else(|| {
-                PackError(format!(
+                PackError::Refused(format!(
                     "{}: candidate {c} is not one of shard {numbering}'s",
                     out.display()
                 ))
@@ -288,7 +287,7 @@ fn first_candidate(
         (None, None) => 0,
     };
     if next > MAX_NEXT / numbering.count {
-        return Err(PackError(format!(
+        return Err(PackError::Refused(format!(
             "{}: no candidates left after {next}",
             progress_path.display()
         )));
@@ -391,7 +390,7 @@ impl<'a> Run<'a> {
             .checked_add(BATCH)
             .filter(|&e| e <= MAX_NEXT / self.numbering.count)
             .ok_or_else(|| {
-                PackError(format!(
+                PackError::Refused(format!(
                     "{}: no candidates left after {}",
                     self.progress_path.display(),
                     self.next
@@ -623,12 +622,10 @@ fn resume_point(path: &Path, key: &RunKey, max: u64) -> Result<Option<u64>, Pack
     if !path.exists() {
         return Ok(None);
     }
-    let text =
-        std::fs::read_to_string(path).map_err(|e| PackError(format!("{}: {e}", path.display())))?;
-    let saved: ProgressFile =
-        serde_json::from_str(&text).map_err(|e| PackError(format!("{}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| PackError::io(path, e))?;
+    let saved: ProgressFile = serde_json::from_str(&text).map_err(|e| PackError::json(path, e))?;
     if &saved.run != key {
-        return Err(PackError(format!(
+        return Err(PackError::Refused(format!(
             "{} belongs to a run with other parameters ({}); use another --out directory",
             path.display(),
             serde_json::to_string(&saved.run).unwrap_or_default()
@@ -636,7 +633,7 @@ fn resume_point(path: &Path, key: &RunKey, max: u64) -> Result<Option<u64>, Pack
     }
     let n = saved.next_candidate;
     if !n.is_multiple_of(BATCH) || n > max {
-        return Err(PackError(format!(
+        return Err(PackError::Refused(format!(
             "{}: next_candidate {n} is not one a run writes (a multiple of {BATCH} up to {max})",
             path.display()
         )));
@@ -654,11 +651,11 @@ fn save_progress(path: &Path, key: &RunKey, next: u64, torn: bool) -> Result<(),
     .expect("json");
     let tmp = path.with_extension("json.tmp");
     let text = if torn { &text[..text.len() / 2] } else { &text };
-    std::fs::write(&tmp, text).map_err(|e| PackError(format!("{}: {e}", tmp.display())))?;
+    std::fs::write(&tmp, text).map_err(|e| PackError::io(&tmp, e))?;
     if torn {
         return Ok(());
     }
-    std::fs::rename(&tmp, path).map_err(|e| PackError(format!("{}: {e}", path.display())))
+    std::fs::rename(&tmp, path).map_err(|e| PackError::io(path, e))
 }
 
 /// Locks the pack directory `dir` (the file `dir/.lock`) for this process: a second run on
@@ -671,15 +668,16 @@ fn lock_dir(dir: &Path) -> Result<File, PackError> {
         .truncate(false)
         .write(true)
         .open(&path)
-        .map_err(|e| PackError(format!("{}: {e}", path.display())))?;
+        .map_err(|e| PackError::io(&path, e))?;
     match file.try_lock() {
         Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => Err(PackError(format!(
-            "{}: another tsume generate run is using this pack directory; wait for it to \
-             finish or use another --out directory",
-            dir.display()
+        Err(TryLockError::WouldBlock) => Err(PackError::Locked {
+            dir: dir.to_path_buf(),
+        }),
+        Err(TryLockError::Error(e)) => Err(PackError::Refused(format!(
+            "locking {}: {e}",
+            path.display()
         ))),
-        Err(TryLockError::Error(e)) => Err(PackError(format!("locking {}: {e}", path.display()))),
     }
 }
 
@@ -697,7 +695,7 @@ impl Writes {
             if f.torn {
                 torn()?;
             }
-            return Err(PackError(format!(
+            return Err(PackError::Refused(format!(
                 "injected fault before write {}",
                 self.done + 1
             )));
