@@ -14,7 +14,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tsume_solver::dfpn;
 use tsume_solver::perft::{perft, PerftMode};
 use tsume_solver::{tsume, Position};
 
@@ -278,13 +277,11 @@ fn main() -> ExitCode {
         } => run_verify(
             &input,
             tsume::verify::VerifyOptions {
-                budget,
-                hash_mb: hash as usize,
                 check_unnecessary: !skip_unnecessary,
                 allow_promotion_choice,
-                threads: 1,
-                warm_up_nodes: None,
+                ..tsume::verify::VerifyOptions::with_budget(budget)
             },
+            hash as usize,
             threads as usize,
             fill_defender_hand,
             json,
@@ -363,16 +360,10 @@ pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>,
     }
 }
 
-/// Whether `workers` threads can each hold tables of `hash_mb` MiB at once, and a search
+/// Whether `workers` threads can each hold a solver of `hash_mb` MiB at once, and a search
 /// thread can be started while they are held.
 fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), String> {
-    let tables = (0..workers)
-        .map(|_| tsume::Tables::try_new(hash_mb))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let thread = dfpn::try_on_search_thread(|| ()).map_err(|e| e.to_string());
-    drop(tables);
-    thread
+    verify::Solvers::new(workers, hash_mb).map(drop)
 }
 
 fn run_generate(args: GenerateArgs) -> ExitCode {
@@ -501,6 +492,7 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
 fn run_verify(
     input: &str,
     options: tsume::verify::VerifyOptions,
+    hash_mb: usize,
     threads: usize,
     fill_defender_hand: bool,
     json: bool,
@@ -528,18 +520,17 @@ fn run_verify(
     // The threads go to problems first, one each; what is left over (fewer problems than
     // threads) searches inside each problem.
     let workers = threads.min(problems.len()).max(1);
-    let options = tsume::verify::VerifyOptions {
-        threads: (threads / workers).max(1),
-        ..options
-    };
-    // Each worker keeps its tables for the whole run: see that they all fit now, rather
+    let mut options = options;
+    options.limits.threads = (threads / workers).max(1);
+    // Each worker keeps its solver for the whole run: see that they all fit now, rather
     // than abort when the first problem makes them.
-    if !problems.is_empty() {
-        if let Err(e) = workers_fit(workers, options.hash_mb) {
-            return bad_input(e);
-        }
-    }
-    let (sound, flawed, unproven) = match verify::run(&problems, &options, json, workers) {
+    let solvers = match verify::Solvers::new(if problems.is_empty() { 0 } else { workers }, hash_mb)
+    {
+        Ok(s) => s,
+        Err(e) => return bad_input(e),
+    };
+    let (sound, flawed, unproven) = match verify::run(&problems, &options, &solvers, json, workers)
+    {
         Ok(c) => c,
         Err(verify::RunError::OutputClosed) => return ExitCode::SUCCESS,
         Err(verify::RunError::Other(e)) => return bad_input(e),

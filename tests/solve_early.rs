@@ -8,8 +8,8 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tsume_solver::dfpn::{self, SolveEvent, SolveOptions};
-use tsume_solver::{tsume, Move, Position};
+use tsume_solver::dfpn::{self, SolveEvent};
+use tsume_solver::{Limits, Move, Position, Rules, Solver};
 
 /// The SFEN and published length of a problem of `tests/data/zuko.txt`.
 fn zuko(id: &str) -> (String, u64) {
@@ -145,22 +145,22 @@ fn events(sfen: &str, tsume_rules: bool) -> (Vec<Event>, Vec<Event>) {
     let lower = Arc::new(Mutex::new(Vec::new()));
     let mates = Arc::new(Mutex::new(Vec::new()));
     let (l, m) = (lower.clone(), mates.clone());
-    let options = SolveOptions {
-        hash_mb: 64,
+    let options = Limits {
         on_event: Some(Arc::new(move |e: &SolveEvent| match e {
             SolveEvent::Mate(i) => m.lock().unwrap().push((i.nodes, i.length)),
             SolveEvent::LowerBound {
                 lower_bound, nodes, ..
             } => l.lock().unwrap().push((*nodes, *lower_bound)),
         })),
-        ..SolveOptions::default()
+        ..Limits::default()
     };
     let pos = Position::from_sfen(sfen).unwrap();
-    let report = if tsume_rules {
-        tsume::solve(&pos, &options).report
+    let rules = if tsume_rules {
+        Rules::Tsume
     } else {
-        dfpn::solve(&pos, &options)
+        Rules::Raw
     };
+    let report = Solver::new(64).solve(&pos, &options, rules);
     // What the events said is what the report keeps.
     let mates = mates.lock().unwrap().clone();
     assert_eq!(
