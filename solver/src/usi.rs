@@ -135,10 +135,9 @@ pub fn parse_setoption(args: &[&str]) -> SetOption {
             Ok(n) if (1..=MAX_THREADS).contains(&n) => SetOption::Threads(n),
             _ => SetOption::BadThreads(value.to_string()),
         },
-        "rules" => match lower.as_str() {
-            "raw" => SetOption::Rules(Rules::Raw),
-            "tsume" => SetOption::Rules(Rules::Tsume),
-            _ => SetOption::BadRules(value.to_string()),
+        "rules" => match lower.parse() {
+            Ok(rules) => SetOption::Rules(rules),
+            Err(_) => SetOption::BadRules(value.to_string()),
         },
         "filldefenderhand" => match lower.as_str() {
             "true" => SetOption::FillDefenderHand(true),
