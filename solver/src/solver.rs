@@ -119,8 +119,8 @@ const SCREEN_HASH_MB: usize = 1;
 /// use tsume_solver::dfpn::Outcome;
 /// use tsume_solver::{Limits, Position, Rules, Solver};
 ///
-/// // Black: a gold in hand, a lance on 1i; White: the king on 1a, the rest in hand.
-/// let pos: Position = "8k/9/9/9/9/9/9/9/8L b G2r2b3g4s4n3l18p 1".parse().unwrap();
+/// // Black: a gold in hand, a pawn on 1c; White: the king on 1a, the rest in hand.
+/// let pos: Position = "8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
 /// let mut solver = Solver::new(16);
 /// let report = solver.solve(&pos, &Limits::default(), Rules::Tsume);
 /// let Outcome::Mate { moves } = &report.outcome else { panic!("a mate") };
@@ -134,7 +134,7 @@ const SCREEN_HASH_MB: usize = 1;
 /// use tsume_solver::tsume::verify::VerifyOptions;
 /// use tsume_solver::{Setup, Solver};
 ///
-/// let setup: Setup = "8k/9/9/9/9/9/9/9/8L b G2r2b3g4s4n3l18p 1".parse().unwrap();
+/// let setup: Setup = "8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
 /// let claimed = vec!["G*1b".to_string()];
 /// let verdict = Solver::new(16).verify(&setup, Some(&claimed), &VerifyOptions::default());
 /// assert!(verdict.is_sound(), "{:?}", verdict.flaws);
