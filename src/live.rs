@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use tsume_solver::dfpn::{Improvement, Progress, SolveEvent, SolveOptions};
+use tsume_solver::dfpn::{Improvement, Progress, SolveEvent};
+use tsume_solver::Limits;
 
 /// The state of a running solve as last reported.
 #[derive(Clone, Copy, Debug, Default)]
@@ -57,7 +58,7 @@ impl Live {
 
     /// Sets `options`' progress and event callbacks to keep this state; `on_mate` is also
     /// told each shorter mate (with the time since [`Live::new`]).
-    pub fn attach(&self, options: &mut SolveOptions, on_mate: Option<OnMate>) {
+    pub fn attach(&self, options: &mut Limits, on_mate: Option<OnMate>) {
         let live = self.clone();
         options.on_progress = Some(Arc::new(move |p: &Progress| {
             live.update(|s| {

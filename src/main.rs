@@ -16,7 +16,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use tsume_solver::dfpn;
 use tsume_solver::tsume;
 
 use exit::bad_input;
@@ -227,13 +226,11 @@ fn main() -> ExitCode {
         } => run_verify(
             &input,
             tsume::verify::VerifyOptions {
-                budget,
-                hash_mb: hash as usize,
                 check_unnecessary: !skip_unnecessary,
                 allow_promotion_choice,
-                threads: 1,
-                warm_up_nodes: None,
+                ..tsume::verify::VerifyOptions::with_budget(budget)
             },
+            hash as usize,
             threads as usize,
             fill_defender_hand,
             json,
@@ -285,37 +282,16 @@ pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>,
     }
 }
 
-/// Why the workers of a run cannot all be had (see [`workers_fit`]).
-#[derive(Debug)]
-pub(crate) enum WorkersError {
-    Tables(dfpn::table::TableAllocError),
-    Thread(dfpn::SearchThreadError),
-}
-
-impl std::fmt::Display for WorkersError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WorkersError::Tables(e) => write!(f, "{e}"),
-            WorkersError::Thread(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-/// Whether `workers` threads can each hold tables of `hash_mb` MiB at once, and a search
+/// Whether `workers` threads can each hold a solver of `hash_mb` MiB at once, and a search
 /// thread can be started while they are held.
-pub(crate) fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), WorkersError> {
-    let tables = (0..workers)
-        .map(|_| tsume::Tables::try_new(hash_mb))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(WorkersError::Tables)?;
-    let thread = dfpn::try_on_search_thread(|| ()).map_err(WorkersError::Thread);
-    drop(tables);
-    thread
+pub(crate) fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), String> {
+    verify::Solvers::new(workers, hash_mb).map(drop)
 }
 
 fn run_verify(
     input: &str,
     options: tsume::verify::VerifyOptions,
+    hash_mb: usize,
     threads: usize,
     fill_defender_hand: bool,
     json: bool,
@@ -343,18 +319,17 @@ fn run_verify(
     // The threads go to problems first, one each; what is left over (fewer problems than
     // threads) searches inside each problem.
     let workers = threads.min(problems.len()).max(1);
-    let options = tsume::verify::VerifyOptions {
-        threads: (threads / workers).max(1),
-        ..options
-    };
-    // Each worker keeps its tables for the whole run: see that they all fit now, rather
+    let mut options = options;
+    options.limits.threads = (threads / workers).max(1);
+    // Each worker keeps its solver for the whole run: see that they all fit now, rather
     // than abort when the first problem makes them.
-    if !problems.is_empty() {
-        if let Err(e) = workers_fit(workers, options.hash_mb) {
-            return bad_input(e);
-        }
-    }
-    let (sound, flawed, unproven) = match verify::run(&problems, &options, json, workers) {
+    let solvers = match verify::Solvers::new(if problems.is_empty() { 0 } else { workers }, hash_mb)
+    {
+        Ok(s) => s,
+        Err(e) => return bad_input(e),
+    };
+    let (sound, flawed, unproven) = match verify::run(&problems, &options, &solvers, json, workers)
+    {
         Ok(c) => c,
         Err(verify::RunError::OutputClosed) => return ExitCode::SUCCESS,
         Err(verify::RunError::Other(e)) => return bad_input(e),

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use rayon::prelude::*;
 use tsume_generator::merge::{self, Target};
-use tsume_solver::tsume::verify::{self, VerifyOptions};
+use tsume_solver::tsume::verify::VerifyOptions;
 use tsume_solver::Setup;
 
 use crate::exit::{self, bad_input};
@@ -97,11 +97,11 @@ pub fn run(args: MergeArgs) -> ExitCode {
 
 /// Verifies every problem of `sources` (its claimed solution too); reports each one that
 /// is not sound on stderr and returns how many.
+/// The tables of each verifying thread in MiB (as `tsume verify`'s default --hash).
+const VERIFY_HASH_MB: usize = 64;
+
 fn verify_all(sources: &[merge::Source], budget: u64, threads: usize) -> Result<usize, String> {
-    let options = VerifyOptions {
-        budget,
-        ..VerifyOptions::default()
-    };
+    let options = VerifyOptions::with_budget(budget);
     let problems: Vec<(String, Setup, &[String])> = sources
         .iter()
         .flat_map(|s| {
@@ -118,10 +118,12 @@ fn verify_all(sources: &[merge::Source], budget: u64, threads: usize) -> Result<
             })
         })
         .collect::<Result<_, String>>()?;
-    if !problems.is_empty() {
-        crate::workers_fit(threads.min(problems.len()), options.hash_mb)
-            .map_err(|e| e.to_string())?;
-    }
+    let workers = if problems.is_empty() {
+        0
+    } else {
+        threads.min(problems.len())
+    };
+    let solvers = crate::verify::Solvers::new(workers, VERIFY_HASH_MB)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -130,9 +132,7 @@ fn verify_all(sources: &[merge::Source], budget: u64, threads: usize) -> Result<
         problems
             .par_iter()
             .map(|(place, setup, claimed)| {
-                let v = tsume_solver::tsume::with_thread_tables(options.hash_mb, |tables| {
-                    verify::verify_with_tables(setup, Some(claimed), &options, tables)
-                });
+                let v = solvers.with(|solver| solver.verify(setup, Some(claimed), &options));
                 (!v.is_sound()).then(|| {
                     let flaws: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
                     format!(

@@ -9,13 +9,11 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::ValueEnum;
 use serde::Serialize;
 use tsume_solver::dfpn::search::Stop;
-use tsume_solver::dfpn::table::Table;
-use tsume_solver::dfpn::{self, LineRules, Outcome, SolveOptions, SolveReport};
+use tsume_solver::dfpn::{Outcome, SolveReport};
 use tsume_solver::usi::Root;
-use tsume_solver::{notation, tsume, Color, Move, Position};
+use tsume_solver::{notation, tsume, Color, Limits, Move, Position, Rules, Solver};
 
 use crate::live::{self, Live, Ticker};
 use crate::{bad_input, exit, input, parse_time_limit};
@@ -70,14 +68,6 @@ pub struct SolveArgs {
     variations: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum Rules {
-    /// Useless interpositions (無駄合) neither count nor appear (docs/rules.md §2).
-    Tsume,
-    /// Every legal defence counts, useless interpositions included (KomoringHeights style).
-    Raw,
-}
-
 /// What a tsume-rules solve adds: the other mating last moves, and (with --variations) the
 /// defender's alternatives along the line (`Some(None)`: not found within the limits).
 struct TsumeExtras {
@@ -86,51 +76,81 @@ struct TsumeExtras {
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
-    let SolveArgs {
-        sfen,
-        format,
-        output,
-        rules,
-        hash,
-        threads,
-        warm_up_nodes,
-        time_limit,
-        nodes,
-        json,
-        fill_defender_hand,
-        variations,
-    } = args;
-    if variations && rules != Rules::Tsume {
+    if args.variations && args.rules != Rules::Tsume {
         return bad_input("--variations needs --rules tsume");
     }
-    let (pos, moves_played) = match input::load_problem(&sfen, format)
-        .and_then(|problem| Ok((problem.position(fill_defender_hand)?, problem.moves.len())))
-    {
+    let (pos, defender_to_move) = match read_position(&args) {
         Ok(p) => p,
         Err(e) => return bad_input(e),
     };
-    // Who attacks, as `tsume usi` reads it: the side to move, unless it is in check, when
-    // it defends and the answer is its longest defence and the mate after it.
-    let defender_to_move = match tsume_solver::usi::root(&pos) {
-        Root::Attacker => false,
-        Root::Defender => true,
-        Root::NotAProblem(_) if !pos.in_check() && moves_played > 0 => {
-            return bad_input(format!(
-                "after the {moves_played} move{} given, {} is to move and attacks, and the \
-                 defender has no king to mate (the position after the moves is solved)",
-                if moves_played == 1 { "" } else { "s" },
-                color_name(pos.side_to_move())
-            ))
-        }
-        Root::NotAProblem(_) if !pos.in_check() => {
-            return bad_input("the defender (the side not to move) has no king to mate")
-        }
-        Root::NotAProblem(why) => return bad_input(format!("not a mate problem: {why}")),
+    let time_limit = match parse_time_limit(args.time_limit) {
+        Ok(t) => t,
+        Err(e) => return bad_input(e),
     };
-    if defender_to_move && variations {
-        return bad_input(
+    note_threads(args.threads);
+    // The tables and the search thread are made here, fallibly: a --hash or an
+    // address-space limit the machine cannot meet is bad input, not an abort.
+    let mut solver = match Solver::try_new(args.hash as usize, args.rules) {
+        Ok(s) => s,
+        Err(e) => return bad_input(e),
+    };
+    let mut limits = Limits {
+        node_limit: args.nodes,
+        threads: args.threads as usize,
+        warm_up_nodes: args.warm_up_nodes,
+        ..Limits::default()
+    };
+    // On a terminal, a progress line on stderr, rewritten in place once a second.
+    let ticker = std::io::stderr().is_terminal().then(|| {
+        let live = Live::new();
+        live.attach(&mut limits, None);
+        Ticker::start(Duration::from_secs(1), move || {
+            let text = live::progress_text(&live.snapshot(), live.elapsed());
+            eprint!("\r\x1b[K{text}");
+        })
+    });
+    // One clock for the solve and its variations.
+    let limits = limits.with_time_limit(time_limit);
+    let (report, tsume_extras) = solve(&mut solver, &pos, &limits, &args, defender_to_move);
+    if let Some(ticker) = ticker {
+        drop(ticker);
+        eprint!("\r\x1b[K");
+    }
+    let answer = Answer::of(&report, args.rules);
+    let text = match args.output {
+        input::Output::Text if args.json => {
+            json_text(&answer, &report, args.rules, tsume_extras.as_ref())
+        }
+        input::Output::Text => {
+            text_answer(&pos, &answer, &report, args.rules, tsume_extras.as_ref())
+        }
+        output => record_answer(&pos, &answer, &report, output),
+    };
+    // A reader that went away (`| head -1`) ends the command quietly, with the answer's
+    // exit code; println! would panic on the closed pipe.
+    if let Err(e) = write_stdout(&text) {
+        return bad_input(format!("writing the answer: {e}"));
+    }
+    ExitCode::from(answer.exit_code())
+}
+
+/// The position to solve and whether its side to move defends, with the notes that go
+/// with it on stderr; `Err` for bad input.
+fn read_position(args: &SolveArgs) -> Result<(Position, bool), String> {
+    let (pos, moves_played) = input::load_problem(&args.sfen, args.format)
+        .and_then(|problem| {
+            Ok((
+                problem.position(args.fill_defender_hand)?,
+                problem.moves.len(),
+            ))
+        })
+        .map_err(|e| e.to_string())?;
+    let defender_to_move = defender_to_move(&pos, moves_played)?;
+    if defender_to_move && args.variations {
+        return Err(
             "--variations needs the attacker to move: here the side to move is in check and \
-             defends (solve the position after its defence for the variations)",
+             defends (solve the position after its defence for the variations)"
+                .to_string(),
         );
     }
     if defender_to_move {
@@ -153,10 +173,30 @@ pub fn run(args: SolveArgs) -> ExitCode {
             missing.to_sfen((pos.side_to_move() == Color::White) != defender_to_move)
         );
     }
-    let time_limit = match parse_time_limit(time_limit) {
-        Ok(t) => t,
-        Err(e) => return bad_input(e),
-    };
+    Ok((pos, defender_to_move))
+}
+
+/// Who attacks, as `tsume usi` reads it: the side to move, unless it is in check, when it
+/// defends and the answer is its longest defence and the mate after it.
+fn defender_to_move(pos: &Position, moves_played: usize) -> Result<bool, String> {
+    match tsume_solver::usi::root(pos) {
+        Root::Attacker => Ok(false),
+        Root::Defender => Ok(true),
+        Root::NotAProblem(_) if !pos.in_check() && moves_played > 0 => Err(format!(
+            "after the {moves_played} move{} given, {} is to move and attacks, and the \
+             defender has no king to mate (the position after the moves is solved)",
+            if moves_played == 1 { "" } else { "s" },
+            color_name(pos.side_to_move())
+        )),
+        Root::NotAProblem(_) if !pos.in_check() => {
+            Err("the defender (the side not to move) has no king to mate".to_string())
+        }
+        Root::NotAProblem(why) => Err(format!("not a mate problem: {why}")),
+    }
+}
+
+/// Tells when --threads is more than the machine's cores.
+fn note_threads(threads: u64) {
     if let Ok(cores) = std::thread::available_parallelism() {
         if threads as usize > cores.get() {
             // Measured (benches/RESULTS.md §19): 8 threads on 2 cores took 11 times as long.
@@ -166,103 +206,57 @@ pub fn run(args: SolveArgs) -> ExitCode {
             );
         }
     }
-    let mut options = SolveOptions {
-        hash_mb: hash as usize,
-        node_limit: nodes,
-        time_limit,
-        threads: threads as usize,
-        warm_up_nodes,
-        ..SolveOptions::default()
+}
+
+/// The solve, and under tsume rules what it adds: the variations (with --variations) go on
+/// in the solve's tables, under the same deadline and with the nodes the solve left.
+fn solve(
+    solver: &mut Solver,
+    pos: &Position,
+    limits: &Limits,
+    args: &SolveArgs,
+    defender_to_move: bool,
+) -> (SolveReport, Option<TsumeExtras>) {
+    let report = if defender_to_move {
+        solver.solve_defence(pos, limits, args.rules)
+    } else {
+        solver.solve(pos, limits, args.rules)
     };
-    // The tables and the search thread are made here, fallibly: a --hash or an
-    // address-space limit the machine cannot meet is bad input, not an abort.
-    if let Err(e) = dfpn::try_on_search_thread(|| ()) {
-        return bad_input(e);
+    if args.rules != Rules::Tsume {
+        return (report, None);
     }
-    let raw_table = match rules {
-        Rules::Raw => match Table::try_new(options.hash_mb) {
-            Ok(t) => Some(t),
-            Err(e) => return bad_input(e),
-        },
-        Rules::Tsume => None,
-    };
-    let tsume_tables = match rules {
-        Rules::Tsume => match tsume::Tables::try_new(options.hash_mb) {
-            Ok(t) => Some(t),
-            Err(e) => return bad_input(e),
-        },
-        Rules::Raw => None,
-    };
-    // On a terminal, a progress line on stderr, rewritten in place once a second.
-    let ticker = std::io::stderr().is_terminal().then(|| {
-        let live = Live::new();
-        live.attach(&mut options, None);
-        Ticker::start(Duration::from_secs(1), move || {
-            let text = live::progress_text(&live.snapshot(), live.elapsed());
-            eprint!("\r\x1b[K{text}");
-        })
-    });
-    let (report, tsume_extras) = match (raw_table, tsume_tables) {
-        (Some(mut table), _) if defender_to_move => (
-            dfpn::solve_defence_with_table(&pos, &options, &mut table),
-            None,
-        ),
-        (Some(mut table), _) => (dfpn::solve_with_table(&pos, &options, &mut table), None),
-        (_, Some(mut tables)) => {
-            let t = if defender_to_move {
-                tsume::solve_defence_with_tables(&pos, &options, &mut tables)
-            } else {
-                tsume::solve_with_tables(&pos, &options, &mut tables)
+    let variations = match (&report.outcome, args.variations) {
+        (Outcome::Mate { moves }, true) => {
+            let left = Limits {
+                node_limit: limits.node_limit.map(|n| n.saturating_sub(report.nodes)),
+                ..limits.clone()
             };
-            // Gone before `variations` makes its own.
-            drop(tables);
-            let plies = match (&t.report.outcome, variations) {
-                (Outcome::Mate { moves }, true) => {
-                    Some(tsume::variations(&pos, moves, &options).ok())
-                }
-                _ => None,
-            };
-            (
-                t.report,
-                Some(TsumeExtras {
-                    final_alternatives: t.final_alternatives,
-                    variations: plies,
-                }),
-            )
+            Some(solver.variations(pos, moves, &left).ok())
         }
-        (None, None) => unreachable!("one of the two was made"),
+        _ => None,
     };
-    if let Some(ticker) = ticker {
-        drop(ticker);
-        eprint!("\r\x1b[K");
-    }
-    let answer = Answer::of(&report, rules);
-    let text = match output {
-        input::Output::Text if json => json_text(&answer, &report, rules, tsume_extras.as_ref()),
-        input::Output::Text => text_answer(&pos, &answer, &report, tsume_extras.as_ref()),
-        _ => {
-            if let Answer::Mate {
-                stopped: Some(stop),
-                ..
-            } = answer
-            {
-                eprintln!("note: {} reached: {}", stop_name(stop), answer.headline());
-            }
-            input::record_text(
-                &pos,
-                answer.moves(),
-                answer.record_ending(),
-                &report,
-                output,
-            )
-        }
+    let extras = TsumeExtras {
+        final_alternatives: report.final_alternatives.clone(),
+        variations,
     };
-    // A reader that went away (`| head -1`) ends the command quietly, with the answer's
-    // exit code; println! would panic on the closed pipe.
-    if let Err(e) = write_stdout(&text) {
-        return bad_input(format!("writing the answer: {e}"));
+    (report, Some(extras))
+}
+
+/// The answer as a KIF or CSA record (a limit reached is noted on stderr).
+fn record_answer(
+    pos: &Position,
+    answer: &Answer,
+    report: &SolveReport,
+    output: input::Output,
+) -> String {
+    if let Answer::Mate {
+        stopped: Some(stop),
+        ..
+    } = answer
+    {
+        eprintln!("note: {} reached: {}", stop_name(*stop), answer.headline());
     }
-    ExitCode::from(answer.exit_code())
+    input::record_text(pos, answer.moves(), answer.record_ending(), report, output)
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -299,7 +293,7 @@ pub enum Answer<'r> {
         /// from the table). `None` if no line could be read.
         moves: Option<&'r [Move]>,
         /// The convention of `length` and `moves`.
-        line_rules: LineRules,
+        line_rules: Rules,
         /// The limit that stopped the search before it ended, if any.
         stopped: Option<Stop>,
     },
@@ -310,10 +304,6 @@ pub enum Answer<'r> {
 
 impl<'r> Answer<'r> {
     pub fn of(report: &'r SolveReport, rules: Rules) -> Answer<'r> {
-        let rules = match rules {
-            Rules::Raw => LineRules::Raw,
-            Rules::Tsume => LineRules::Tsume,
-        };
         match &report.outcome {
             Outcome::Mate { moves } => Answer::Mate {
                 length: moves.len() as u16,
@@ -410,13 +400,6 @@ fn stop_name(stop: Stop) -> &'static str {
     }
 }
 
-fn rules_name(rules: LineRules) -> &'static str {
-    match rules {
-        LineRules::Raw => "raw",
-        LineRules::Tsume => "tsume",
-    }
-}
-
 /// Moves in USI, space separated.
 fn usi_moves(moves: &[Move]) -> String {
     moves
@@ -496,10 +479,7 @@ fn json_text(
             Answer::NoMate => "nomate",
             Answer::Unknown(_) => "unknown",
         },
-        rules: match rules {
-            Rules::Tsume => "tsume",
-            Rules::Raw => "raw",
-        },
+        rules: rules.name(),
         length: None,
         shortest: None,
         lower_bound: None,
@@ -515,7 +495,7 @@ fn json_text(
             .iter()
             .map(|i| ImprovementJson {
                 length: i.length,
-                line_rules: rules_name(i.rules),
+                line_rules: i.rules.name(),
                 nodes: i.nodes,
                 time_ms: i.elapsed.as_millis() as u64,
             })
@@ -537,37 +517,41 @@ fn json_text(
                 "unproven"
             });
             obj.lower_bound = Some(*lower_bound);
-            obj.line_rules = Some(rules_name(*line_rules));
+            obj.line_rules = Some(line_rules.name());
             obj.moves = moves.map(usi_list);
             obj.stopped = stopped.map(stop_key);
             obj.proofs = Some(report.proofs.iter().map(|&(l, n)| [l as u64, n]).collect());
             if let (Some(extras), None) = (tsume_extras, stopped) {
                 obj.final_alternatives = Some(usi_list(&extras.final_alternatives));
-                obj.variations = extras.variations.as_ref().map(|v| {
-                    v.as_ref().map(|plies| {
-                        plies
-                            .iter()
-                            .map(|p| VariationJson {
-                                ply: p.ply,
-                                alternatives: p
-                                    .alternatives
-                                    .iter()
-                                    .map(|&(m, v)| AlternativeJson {
-                                        mv: m.to_string(),
-                                        value: v,
-                                        useless: v.is_none(),
-                                    })
-                                    .collect(),
-                            })
-                            .collect()
-                    })
-                });
+                obj.variations = extras
+                    .variations
+                    .as_ref()
+                    .map(|v| v.as_deref().map(variations_json));
             }
         }
         Answer::NoMate => {}
         Answer::Unknown(stop) => obj.stopped = Some(stop_key(*stop)),
     }
     serde_json::to_string(&obj).expect("plain data serialises") + "\n"
+}
+
+/// The `variations` of the JSON.
+fn variations_json(plies: &[tsume::DefenderPly]) -> Vec<VariationJson> {
+    plies
+        .iter()
+        .map(|p| VariationJson {
+            ply: p.ply,
+            alternatives: p
+                .alternatives
+                .iter()
+                .map(|&(m, v)| AlternativeJson {
+                    mv: m.to_string(),
+                    value: v,
+                    useless: v.is_none(),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// The defender's alternatives as problem reviewers read them: a heading, then one line
@@ -640,6 +624,7 @@ fn text_answer(
     pos: &Position,
     answer: &Answer,
     report: &SolveReport,
+    rules: Rules,
     tsume_extras: Option<&TsumeExtras>,
 ) -> String {
     let mut out = answer.headline() + "\n";
@@ -667,12 +652,12 @@ fn text_answer(
                 out += &format!(
                     "{} reached: {}\n",
                     stop_name(*stop),
-                    match (line_rules, tsume_extras.is_some(), moves) {
-                        (LineRules::Tsume, _, _) => {
+                    match (line_rules, rules == Rules::Tsume, moves) {
+                        (Rules::Tsume, _, _) => {
                             "best play is proven; the other mating last moves are not known"
                                 .to_string()
                         }
-                        (LineRules::Raw, tsume, Some(moves)) => format!(
+                        (Rules::Raw, tsume, Some(moves)) => format!(
                             "{}the line is a mate read from the table under raw rules ({} plies; \
                          the defender's moves not necessarily the longest)",
                             if tsume {
@@ -686,8 +671,7 @@ fn text_answer(
                             },
                             moves.len()
                         ),
-                        (LineRules::Raw, _, None) =>
-                            "no line could be read from the table".to_string(),
+                        (Rules::Raw, _, None) => "no line could be read from the table".to_string(),
                     }
                 )
             }

@@ -20,15 +20,13 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use tsume_solver::dfpn::table::{Table, TableAllocError};
-use tsume_solver::dfpn::{self, Improvement, Outcome, SolveOptions, SolveReport};
+use tsume_solver::dfpn::{Improvement, Outcome, SolveReport};
 
 use crate::live::{nps, Live, Snapshot, Ticker};
-use tsume_solver::tsume::Tables;
 use tsume_solver::usi::{
     self as protocol, Command, Go, GoKind, Root, Rules, SetOption, MAX_HASH_MB, MAX_THREADS,
 };
-use tsume_solver::{tsume, Move, Position};
+use tsume_solver::{Limits, Move, Position, Solver, SolverError};
 
 const ENGINE_NAME: &str = concat!("tsume ", env!("CARGO_PKG_VERSION"));
 const ENGINE_AUTHOR: &str = "the tsume developers";
@@ -36,54 +34,45 @@ const DEFAULT_HASH_MB: usize = 256;
 /// Search threads until the GUI sets `Threads` (the same default as `tsume solve`).
 const DEFAULT_THREADS: usize = 1;
 /// Stack of the thread that runs a `go`: it makes the tables and answers; the search
-/// itself recurses on the solver's search thread (`dfpn::on_search_thread`).
+/// itself recurses on the solver's own search thread.
 const SEARCH_SETUP_STACK_BYTES: usize = 8 << 20;
-/// The tables of the engine's last search, kept for the next one and cleared (in constant
-/// time) before it: a GUI's `USI_Hash` of a gigabyte is otherwise faulted in and zeroed
-/// anew for every `go mate` (1.3 s of a 0.2 s search on our machines). `None` until the
-/// first search, and after `USI_Hash` or `Rules` change.
-type KeptTables = Arc<Mutex<Option<(usize, Kept)>>>;
+/// The solver of the engine's last search with the `USI_Hash` it was made for, kept for
+/// the next one (its tables are cleared, in constant time, before each): a GUI's `USI_Hash`
+/// of a gigabyte is otherwise faulted in and zeroed anew for every `go mate` (1.3 s of a
+/// 0.2 s search on our machines). `None` until the first search, and remade after
+/// `USI_Hash` or `Rules` change.
+type KeptSolver = Arc<Mutex<Option<(usize, Solver)>>>;
 
-enum Kept {
-    Raw(Table),
-    Tsume(Tables),
+/// What one `go` asks of the solver.
+struct Job {
+    rules: Rules,
+    /// The side to move is in check and defends (see [`protocol::root`]).
+    defender: bool,
+    pos: Position,
+    hash_mb: usize,
+    /// Every limit but the time, which starts once the tables are ready.
+    limits: Limits,
+    time_limit: Option<Duration>,
 }
 
-impl Kept {
-    fn rules(&self) -> Rules {
-        match self {
-            Kept::Raw(_) => Rules::Raw,
-            Kept::Tsume(_) => Rules::Tsume,
-        }
-    }
-}
-
-/// The one place that picks the solver for the rules and the root (`defender`: the side to
-/// move is in check and defends, see [`protocol::root`]); `kept` holds the tables from one
-/// search to the next (the answer never depends on them: they are cleared first).
+/// Runs `job` with the kept solver (the answer never depends on it: its tables are cleared
+/// first).
 ///
 /// When the `USI_Hash` tables cannot be allocated, smaller ones are tried (halving), each
 /// refusal reported through `note`; `Err` when not even 1 MiB can be had.
-fn solve(
-    rules: Rules,
-    defender: bool,
-    pos: &Position,
-    options: &SolveOptions,
-    kept: &KeptTables,
-    note: &dyn Fn(&str),
-) -> Result<SolveReport, String> {
+fn solve(job: &Job, kept: &KeptSolver, note: &dyn Fn(&str)) -> Result<SolveReport, String> {
     let mut slot = kept.lock().unwrap_or_else(|e| e.into_inner());
     if slot
         .as_ref()
-        .is_none_or(|(mb, kept)| kept.rules() != rules || *mb != options.hash_mb)
+        .is_none_or(|(mb, solver)| solver.rules() != Some(job.rules) || *mb != job.hash_mb)
     {
         // The old tables go before the new ones are made: never both in memory.
         *slot = None;
-        let mut mb = options.hash_mb;
-        let tables = loop {
-            match make_tables(rules, mb) {
-                Ok(t) => break t,
-                Err(_) if mb > 1 => {
+        let mut mb = job.hash_mb;
+        let solver = loop {
+            match Solver::try_new(mb, job.rules) {
+                Ok(s) => break s,
+                Err(SolverError::Tables(_)) if mb > 1 => {
                     note(&format!(
                         "USI_Hash {mb} MiB cannot be allocated (not enough memory); trying {} MiB",
                         mb / 2
@@ -94,29 +83,14 @@ fn solve(
             }
         };
         // Kept under the size asked for, so that the next search does not try again.
-        *slot = Some((options.hash_mb, tables));
+        *slot = Some((job.hash_mb, solver));
     }
-    let (_, tables) = slot.as_mut().expect("just made");
-    Ok(match (tables, defender) {
-        (Kept::Raw(table), false) => dfpn::solve_with_table(pos, options, table),
-        (Kept::Raw(table), true) => dfpn::solve_defence_with_table(pos, options, table),
-        (Kept::Tsume(tables), false) => tsume::solve_with_tables(pos, options, tables).report,
-        (Kept::Tsume(tables), true) => {
-            tsume::solve_defence_with_tables(pos, options, tables).report
-        }
-    })
-}
-
-/// The tables of a search under `rules` with `hash_mb` MiB in all, or why they cannot be
-/// allocated.
-fn make_tables(rules: Rules, hash_mb: usize) -> Result<Kept, TableAllocError> {
-    Ok(match rules {
-        Rules::Raw => Kept::Raw(Table::try_new(hash_mb)?),
-        // Split as `Tables::new` does.
-        Rules::Tsume => Kept::Tsume(Tables {
-            raw: Table::try_new(hash_mb.div_ceil(2).max(1))?,
-            lower_bound: Table::try_new((hash_mb / 2).max(1))?,
-        }),
+    let (_, solver) = slot.as_mut().expect("just made");
+    let limits = job.limits.clone().with_time_limit(job.time_limit);
+    Ok(if job.defender {
+        solver.solve_defence(&job.pos, &limits, job.rules)
+    } else {
+        solver.solve(&job.pos, &limits, job.rules)
     })
 }
 
@@ -159,7 +133,7 @@ struct Engine {
     /// Tells the main loop that the search has answered.
     done_tx: mpsc::Sender<Event>,
     searches: u64,
-    tables: KeptTables,
+    solver: KeptSolver,
 }
 
 /// What the main loop waits for.
@@ -181,6 +155,37 @@ pub fn run() {
     );
 }
 
+/// Sends each line of `input` to the main loop as an [`Event`], then [`Event::Eof`].
+fn read_lines(mut input: Box<dyn BufRead + Send>, reader_tx: mpsc::Sender<Event>) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                // A broken input is its end: say why, then finish as at the end.
+                let _ = reader_tx.send(Event::NotText(format!("cannot read the input: {e}")));
+                break;
+            }
+        }
+        let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        // One garbled line (a GUI's encoding, line noise) must not end the session.
+        let event = match std::str::from_utf8(bytes) {
+            Ok(line) => Event::Line(line.to_string()),
+            Err(_) => Event::NotText(format!(
+                "ignored a line that is not UTF-8 text: {}",
+                String::from_utf8_lossy(bytes)
+            )),
+        };
+        if reader_tx.send(event).is_err() {
+            return;
+        }
+    }
+    let _ = reader_tx.send(Event::Eof);
+}
+
 /// Runs the engine on the given input and output.
 ///
 /// A reader thread feeds the lines to this loop, so `stop`, `quit`, `isready` and `usi` are
@@ -192,36 +197,7 @@ pub fn run() {
 pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
     let (tx, rx) = mpsc::channel::<Event>();
     let reader_tx = tx.clone();
-    std::thread::spawn(move || {
-        let mut input = input;
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) => {
-                    // A broken input is its end: say why, then finish as at the end.
-                    let _ = reader_tx.send(Event::NotText(format!("cannot read the input: {e}")));
-                    break;
-                }
-            }
-            let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
-            let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-            // One garbled line (a GUI's encoding, line noise) must not end the session.
-            let event = match std::str::from_utf8(bytes) {
-                Ok(line) => Event::Line(line.to_string()),
-                Err(_) => Event::NotText(format!(
-                    "ignored a line that is not UTF-8 text: {}",
-                    String::from_utf8_lossy(bytes)
-                )),
-            };
-            if reader_tx.send(event).is_err() {
-                return;
-            }
-        }
-        let _ = reader_tx.send(Event::Eof);
-    });
+    std::thread::spawn(move || read_lines(input, reader_tx));
     let mut engine = Engine {
         out: Out(Arc::new(Mutex::new(output))),
         options: Options {
@@ -235,7 +211,7 @@ pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
         running: None,
         done_tx: tx,
         searches: 0,
-        tables: KeptTables::default(),
+        solver: KeptSolver::default(),
     };
     let mut pending: VecDeque<String> = VecDeque::new();
     let mut eof = false;
@@ -362,62 +338,90 @@ impl Engine {
         for w in &warnings {
             self.info_string(w);
         }
-        let answer_without_search = |out: &Out, msg: &str| {
-            out.line(&format!("info string {msg}"));
-            out.line(match kind {
-                GoKind::Mate => "checkmate nomate",
-                GoKind::Best => "bestmove resign",
-            });
-        };
-        let Some(text) = &self.position else {
-            answer_without_search(
-                &self.out,
-                "no valid position (see the position error above)",
-            );
-            return;
-        };
-        let pos = match protocol::position(text, self.options.fill_defender_hand) {
-            Ok(p) => p,
-            Err(e) => {
-                answer_without_search(&self.out, &format!("bad position: {e}"));
+        let (pos, defender) = match self.root(kind) {
+            Ok(root) => root,
+            Err(msg) => {
+                self.out.line(&format!("info string {msg}"));
+                self.out.line(no_answer(kind));
                 return;
             }
         };
-        // Who defends, read as KomoringHeights does: the side to move when it is in check.
-        let defender = match protocol::root(&pos) {
-            Root::Attacker => false,
-            Root::Defender if kind == GoKind::Mate => true,
-            Root::Defender => {
-                answer_without_search(
-                    &self.out,
-                    "plain go searches a mate by the side to move, which is in check (the \
-                     defender): use go mate for its longest defence",
-                );
-                return;
-            }
-            Root::NotAProblem(why) => {
-                answer_without_search(&self.out, &format!("not a mate problem: {why}"));
-                return;
-            }
-        };
-
         let stop = Arc::new(AtomicBool::new(false));
-        let out = self.out.clone();
-        let mut options = SolveOptions {
-            hash_mb: self.options.hash_mb,
+        let mut limits = Limits {
             threads: self.options.threads,
-            node_limit: None,
-            time_limit,
             stop_flag: Some(stop.clone()),
-            ..SolveOptions::default()
+            ..Limits::default()
         };
-        // `info … score mate N pv …` each time the mate gets shorter (under either rules),
-        // and `info time … nodes … nps … hashfull …` about once a second from a ticker.
+        let live = self.live_info(&mut limits);
+        let job = Job {
+            rules: self.options.rules,
+            defender,
+            pos,
+            hash_mb: self.options.hash_mb,
+            limits,
+            time_limit,
+        };
+        let search = Search {
+            kind,
+            wait_for_stop,
+            stop: stop.clone(),
+            out: self.out.clone(),
+            kept: self.solver.clone(),
+            done_tx: self.done_tx.clone(),
+        };
+        self.searches += 1;
+        let id = self.searches;
+        let handle = std::thread::Builder::new()
+            .name("search".to_string())
+            // The deep recursion runs on the solver's own search thread, not this one.
+            .stack_size(SEARCH_SETUP_STACK_BYTES)
+            .spawn(move || search.run(&job, live, id));
+        match handle {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    stop,
+                    handle,
+                    wait_for_stop,
+                    unbounded: time_limit.is_none(),
+                    id,
+                })
+            }
+            Err(e) => {
+                self.out
+                    .line(&format!("info string cannot start the search: {e}"));
+                self.out.line(no_answer(kind));
+            }
+        }
+    }
+
+    /// The position of the `position` command and whether its side to move defends, or
+    /// why `go` cannot search it.
+    fn root(&self, kind: GoKind) -> Result<(Position, bool), String> {
+        let Some(text) = &self.position else {
+            return Err("no valid position (see the position error above)".to_string());
+        };
+        let pos = protocol::position(text, self.options.fill_defender_hand)
+            .map_err(|e| format!("bad position: {e}"))?;
+        // Who defends, read as KomoringHeights does: the side to move when it is in check.
+        match protocol::root(&pos) {
+            Root::Attacker => Ok((pos, false)),
+            Root::Defender if kind == GoKind::Mate => Ok((pos, true)),
+            Root::Defender => Err("plain go searches a mate by the side to move, which is in \
+                 check (the defender): use go mate for its longest defence"
+                .to_string()),
+            Root::NotAProblem(why) => Err(format!("not a mate problem: {why}")),
+        }
+    }
+
+    /// Sets `limits`' callbacks to send `info … score mate N pv …` each time the mate gets
+    /// shorter (under either rules); the [`Live`] returned feeds the `info time … nodes …
+    /// nps … hashfull …` lines of the search's ticker.
+    fn live_info(&self, limits: &mut Limits) -> Live {
         let live = Live::new();
         let mate_out = self.out.clone();
         let mate_live = live.clone();
         live.attach(
-            &mut options,
+            limits,
             Some(Arc::new(move |i: &Improvement, elapsed: Duration| {
                 let nodes = mate_live.snapshot().nodes.max(i.nodes);
                 let pv = match &i.line {
@@ -432,63 +436,7 @@ impl Engine {
                 ));
             })),
         );
-        let progress_out = self.out.clone();
-        let rules = self.options.rules;
-        let kept = self.tables.clone();
-        let stop_seen = stop.clone();
-        let done_tx = self.done_tx.clone();
-        self.searches += 1;
-        let id = self.searches;
-        let handle = std::thread::Builder::new()
-            .name("search".to_string())
-            // The deep recursion runs on the solver's own search thread, not this one.
-            .stack_size(SEARCH_SETUP_STACK_BYTES)
-            .spawn(move || {
-                let note = |s: &str| out.line(&format!("info string {s}"));
-                let ticker = Ticker::start(Duration::from_secs(1), move || {
-                    progress_out.line(&progress_line(&live.snapshot(), live.elapsed()));
-                });
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    solve(rules, defender, &pos, &options, &kept, &note)
-                }));
-                drop(ticker);
-                let report = match result {
-                    Ok(Ok(r)) => Some(r),
-                    Ok(Err(e)) => {
-                        note(&format!("no search: {e}"));
-                        None
-                    }
-                    Err(panic) => {
-                        let why = panic
-                            .downcast_ref::<String>()
-                            .map(String::as_str)
-                            .or_else(|| panic.downcast_ref::<&str>().copied())
-                            .unwrap_or("internal error");
-                        note(&format!("the search failed: {why}"));
-                        None
-                    }
-                };
-                if wait_for_stop {
-                    // `go infinite`: the answer waits for `stop`.
-                    while !stop_seen.load(Ordering::Relaxed) {
-                        std::thread::sleep(Duration::from_millis(2));
-                    }
-                }
-                answer(&out, kind, report.as_ref());
-                let _ = done_tx.send(Event::SearchDone(id));
-            });
-        match handle {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    stop,
-                    handle,
-                    wait_for_stop,
-                    unbounded: time_limit.is_none(),
-                    id,
-                })
-            }
-            Err(e) => answer_without_search(&self.out, &format!("cannot start the search: {e}")),
-        }
+        live
     }
 
     /// Raises the stop flag and waits for the search thread (which sends the answer).
@@ -506,6 +454,65 @@ impl Engine {
             let r = self.running.take().expect("checked");
             let _ = r.handle.join();
         }
+    }
+}
+
+/// The answer to `go` when there is nothing to search.
+fn no_answer(kind: GoKind) -> &'static str {
+    match kind {
+        GoKind::Mate => "checkmate nomate",
+        GoKind::Best => "bestmove resign",
+    }
+}
+
+/// What the thread of one `go` needs besides its job.
+struct Search {
+    kind: GoKind,
+    /// `go infinite`: the answer waits for `stop`.
+    wait_for_stop: bool,
+    stop: Arc<AtomicBool>,
+    out: Out,
+    kept: KeptSolver,
+    done_tx: mpsc::Sender<Event>,
+}
+
+impl Search {
+    /// Solves `job` (a panic or a failure to allocate answered as no mate found), sends
+    /// the answer, and tells the main loop that search `id` is done.
+    fn run(self, job: &Job, live: Live, id: u64) {
+        let note = |s: &str| self.out.line(&format!("info string {s}"));
+        let progress_out = self.out.clone();
+        let ticker = Ticker::start(Duration::from_secs(1), move || {
+            progress_out.line(&progress_line(&live.snapshot(), live.elapsed()));
+        });
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            solve(job, &self.kept, &note)
+        }));
+        drop(ticker);
+        let report = match result {
+            Ok(Ok(r)) => Some(r),
+            Ok(Err(e)) => {
+                note(&format!("no search: {e}"));
+                None
+            }
+            Err(panic) => {
+                let why = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("internal error");
+                note(&format!("the search failed: {why}"));
+                None
+            }
+        };
+        if self.wait_for_stop {
+            // `go infinite`: the answer waits for `stop`.
+            while !self.stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        answer(&self.out, self.kind, report.as_ref());
+        let _ = self.done_tx.send(Event::SearchDone(id));
     }
 }
 

@@ -4,12 +4,48 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 use tsume_generator::line;
 use tsume_solver::kif::{self, Encoding};
-use tsume_solver::tsume::verify::{self, Flaw, Verdict, VerifyOptions};
-use tsume_solver::Setup;
+use tsume_solver::tsume::verify::{Flaw, Verdict, VerifyOptions};
+use tsume_solver::{Rules, Setup, Solver};
+
+/// The solvers of a pool of worker threads, made before the work starts (a `--hash` the
+/// machine cannot give is then bad input, not an abort in the middle of the run) and lent
+/// to each task: with as many as the pool has threads, every task finds one idle.
+pub struct Solvers {
+    hash_mb: usize,
+    idle: Mutex<Vec<Solver>>,
+}
+
+impl Solvers {
+    /// `workers` solvers of `hash_mb` MiB with their tsume tables made, or why the machine
+    /// cannot hold them all (and start a search thread while they are held).
+    pub fn new(workers: usize, hash_mb: usize) -> Result<Solvers, String> {
+        let idle = (0..workers)
+            .map(|_| Solver::try_new(hash_mb, Rules::Tsume))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        Ok(Solvers {
+            hash_mb,
+            idle: Mutex::new(idle),
+        })
+    }
+
+    /// Runs `f` with an idle solver (a new one if none is idle).
+    pub fn with<R>(&self, f: impl FnOnce(&mut Solver) -> R) -> R {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut solver = idle.unwrap_or_else(|| Solver::new(self.hash_mb));
+        let r = f(&mut solver);
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(solver);
+        r
+    }
+}
 
 /// One problem read from the input.
 pub struct Problem {
@@ -250,6 +286,7 @@ impl RunError {
 pub fn run(
     problems: &[Problem],
     options: &VerifyOptions,
+    solvers: &Solvers,
     json: bool,
     threads: usize,
 ) -> Result<(usize, usize, usize), RunError> {
@@ -265,9 +302,7 @@ pub fn run(
             chunk
                 .par_iter()
                 .map(|p| {
-                    tsume_solver::tsume::with_thread_tables(options.hash_mb, |tables| {
-                        verify::verify_with_tables(&p.setup, p.claimed.as_deref(), options, tables)
-                    })
+                    solvers.with(|solver| solver.verify(&p.setup, p.claimed.as_deref(), options))
                 })
                 .collect()
         });

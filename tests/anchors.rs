@@ -5,9 +5,8 @@
 //! in search behaviour shows up: when a change is meant to alter the search, update the
 //! numbers in the same commit and say why.
 
-use tsume_solver::dfpn::{self, Outcome, SolveOptions, SolveReport};
-use tsume_solver::tsume;
-use tsume_solver::Position;
+use tsume_solver::dfpn::Outcome;
+use tsume_solver::{Limits, Position, Rules, Solver};
 
 /// (SFEN, raw mate length from outside the code, nodes with a 64 MiB table).
 const ANCHORS: &[(&str, usize, u64)] = &[
@@ -29,20 +28,14 @@ const ANCHORS: &[(&str, usize, u64)] = &[
     ),
 ];
 
-/// Solves each anchor with `solve` (a 64 MiB table), checks its length and returns the
-/// anchors whose node count changed.
-fn changed_node_counts(
-    anchors: &[(&str, usize, u64)],
-    solve: impl Fn(&Position, &SolveOptions) -> SolveReport,
-) -> Vec<String> {
-    let options = SolveOptions {
-        hash_mb: 64,
-        ..SolveOptions::default()
-    };
+/// Solves each anchor under `rules` (a 64 MiB solver, reused from one anchor to the next),
+/// checks its length and returns the anchors whose node count changed.
+fn changed_node_counts(anchors: &[(&str, usize, u64)], rules: Rules) -> Vec<String> {
+    let mut solver = Solver::new(64);
     let mut changed = Vec::new();
     for &(sfen, length, nodes) in anchors {
         let pos = Position::from_sfen(sfen).unwrap();
-        let report = solve(&pos, &options);
+        let report = solver.solve(&pos, &Limits::default(), rules);
         let Outcome::Mate { moves } = &report.outcome else {
             panic!("{sfen}: {:?}", report.outcome)
         };
@@ -56,7 +49,7 @@ fn changed_node_counts(
 
 #[test]
 fn node_counts_of_fixed_problems() {
-    let changed = changed_node_counts(ANCHORS, dfpn::solve);
+    let changed = changed_node_counts(ANCHORS, Rules::Raw);
     assert!(
         changed.is_empty(),
         "search behaviour changed:\n{}",
@@ -64,7 +57,8 @@ fn node_counts_of_fixed_problems() {
     );
 }
 
-/// (SFEN, tsume length from outside the code, nodes of `tsume::solve` with a 64 MiB table):
+/// (SFEN, tsume length from outside the code, nodes of a tsume-rules solve with a 64 MiB
+/// solver):
 /// the raw first mate, the lower-bound game and the evaluator's expansions together.
 const TSUME_ANCHORS: &[(&str, usize, u64)] = &[
     // rules doc §4: 無駄合 example (raw 9)
@@ -85,9 +79,7 @@ const TSUME_ANCHORS: &[(&str, usize, u64)] = &[
 
 #[test]
 fn node_counts_of_fixed_problems_under_tsume_rules() {
-    let changed = changed_node_counts(TSUME_ANCHORS, |pos, options| {
-        tsume::solve(pos, options).report
-    });
+    let changed = changed_node_counts(TSUME_ANCHORS, Rules::Tsume);
     assert!(
         changed.is_empty(),
         "search behaviour changed:\n{}",
@@ -95,7 +87,7 @@ fn node_counts_of_fixed_problems_under_tsume_rules() {
     );
 }
 
-/// The search recurses once per ply; `dfpn::solve` runs it on a thread with a big stack of
+/// The search recurses once per ply; the solver runs it on a thread with a big stack of
 /// its own, so callers on small-stack threads are safe.
 #[test]
 fn solve_works_from_a_small_stack_thread() {
@@ -104,13 +96,7 @@ fn solve_works_from_a_small_stack_thread() {
         .stack_size(64 * 1024)
         .spawn(move || {
             let pos = Position::from_sfen(sfen).unwrap();
-            dfpn::solve(
-                &pos,
-                &SolveOptions {
-                    hash_mb: 16,
-                    ..SolveOptions::default()
-                },
-            )
+            Solver::new(16).solve(&pos, &Limits::default(), Rules::Raw)
         })
         .unwrap()
         .join()

@@ -8,9 +8,8 @@
 
 mod common;
 
-use tsume_solver::dfpn::table::Table;
-use tsume_solver::dfpn::{self, Outcome, SolveOptions};
-use tsume_solver::{tsume, Position};
+use tsume_solver::dfpn::{self, Outcome};
+use tsume_solver::{Limits, Position, Rules, Solver};
 
 /// `(sfen, length)` of the `<sfen> <length>` lines of a mate set.
 fn mate_set(text: &str) -> Vec<(String, usize)> {
@@ -23,24 +22,23 @@ fn mate_set(text: &str) -> Vec<(String, usize)> {
         .collect()
 }
 
-fn parallel(threads: usize, hash_mb: usize) -> SolveOptions {
-    SolveOptions {
-        hash_mb,
+fn parallel(threads: usize) -> Limits {
+    Limits {
         threads,
         warm_up_nodes: Some(0),
-        ..SolveOptions::default()
+        ..Limits::default()
     }
 }
 
 /// The raw length `threads` threads find for each problem in one `hash_mb` table,
 /// reused (cleared) from problem to problem as `tsume verify` does; the line is checked.
 fn raw_lengths(problems: &[(String, usize)], threads: usize, hash_mb: usize) -> Vec<String> {
-    let options = parallel(threads, hash_mb);
-    let mut table = Table::new(hash_mb);
+    let options = parallel(threads);
+    let mut solver = Solver::new(hash_mb);
     let mut wrong = Vec::new();
     for (sfen, expected) in problems {
         let pos = Position::from_sfen(sfen).unwrap();
-        let report = dfpn::solve_with_table(&pos, &options, &mut table);
+        let report = solver.solve(&pos, &options, Rules::Raw);
         match &report.outcome {
             Outcome::Mate { moves } => {
                 let end = common::replay_checking_line(&pos, moves, sfen);
@@ -109,7 +107,7 @@ fn tsume_lengths_at_1_2_and_4_threads() {
     for threads in [1, 2, 4] {
         for (sfen, expected) in &problems {
             let pos = Position::from_sfen(sfen).unwrap();
-            let report = tsume::solve(&pos, &parallel(threads, 16)).report;
+            let report = Solver::new(16).solve(&pos, &parallel(threads), Rules::Tsume);
             let Outcome::Mate { moves } = &report.outcome else {
                 panic!("{threads} threads, {sfen}: {:?}", report.outcome)
             };
@@ -125,13 +123,13 @@ fn tsume_lengths_at_1_2_and_4_threads() {
 fn helpers_join_after_the_warm_up_and_their_nodes_count() {
     let pos =
         Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1").unwrap();
-    let alone = dfpn::solve(&pos, &SolveOptions::default());
+    let alone = Solver::new(256).solve(&pos, &Limits::default(), Rules::Raw);
     assert!(alone.nodes > dfpn::WARM_UP_NODES, "{}", alone.nodes);
-    let options = SolveOptions {
+    let options = Limits {
         threads: 2,
-        ..SolveOptions::default()
+        ..Limits::default()
     };
-    let together = dfpn::solve(&pos, &options);
+    let together = Solver::new(256).solve(&pos, &options, Rules::Raw);
     match (&alone.outcome, &together.outcome) {
         (Outcome::Mate { moves: a }, Outcome::Mate { moves: b }) => {
             assert_eq!((a.len(), b.len()), (21, 21));
@@ -146,13 +144,13 @@ fn helpers_join_after_the_warm_up_and_their_nodes_count() {
 fn a_node_limit_holds_for_each_thread() {
     let pos =
         Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1").unwrap();
-    let options = SolveOptions {
+    let options = Limits {
         threads: 4,
         node_limit: Some(30_000),
         warm_up_nodes: Some(0),
-        ..SolveOptions::default()
+        ..Limits::default()
     };
-    let report = dfpn::solve(&pos, &options);
+    let report = Solver::new(256).solve(&pos, &options, Rules::Raw);
     assert!(
         report.nodes > 30_000 && report.nodes <= 4 * (30_000 + 256),
         "{} nodes for a limit of 30,000 per thread",
@@ -169,11 +167,8 @@ fn a_node_limit_holds_for_each_thread() {
 /// verdicts the rules doc expects (`tests/data/verify_cases.txt`), flaws included.
 #[test]
 fn verify_inside_a_problem_at_4_threads() {
-    let options = tsume_solver::tsume::verify::VerifyOptions {
-        hash_mb: 16,
-        threads: 4,
-        warm_up_nodes: Some(0),
-        ..Default::default()
-    };
-    assert_eq!(common::check_verify_cases(&options), 12);
+    let mut options = tsume_solver::tsume::verify::VerifyOptions::default();
+    options.limits.threads = 4;
+    options.limits.warm_up_nodes = Some(0);
+    assert_eq!(common::check_verify_cases(&options, 16), 12);
 }

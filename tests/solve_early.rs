@@ -8,8 +8,8 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tsume_solver::dfpn::{self, SolveEvent, SolveOptions};
-use tsume_solver::{tsume, Move, Position};
+use tsume_solver::dfpn::{self, SolveEvent};
+use tsume_solver::{Limits, Move, Position, Rules, Solver};
 
 /// The SFEN and published length of a problem of `tests/data/zuko.txt`.
 fn zuko(id: &str) -> (String, u64) {
@@ -54,47 +54,7 @@ fn solve_both(sfen: &str, args: &[&str]) -> (Value, String) {
     let code = json.status.code().expect("an exit code");
 
     let headline = match v["status"].as_str().expect("status") {
-        "mate" => {
-            assert_eq!(code, 0, "{v}");
-            let length = v["length"].as_u64().expect("length");
-            let lower_bound = v["lower_bound"].as_u64().expect("lower_bound");
-            assert!(length % 2 == 1 && lower_bound % 2 == 1, "{v}");
-            assert!(1 <= lower_bound && lower_bound <= length, "{v}");
-            let proven = lower_bound == length;
-            assert_eq!(
-                v["shortest"],
-                if proven { "proven" } else { "unproven" },
-                "{v}"
-            );
-            // The best improvement is the answer.
-            let last = v["improvements"].as_array().and_then(|i| i.last());
-            assert_eq!(last.map(|i| &i["length"]), Some(&v["length"]), "{v}");
-            let pos = Position::from_sfen(sfen).unwrap();
-            let moves = usi_moves(&pos, &v["moves"]);
-            let end = common::replay_checking_line(&pos, &moves, sfen);
-            assert!(
-                dfpn::is_mated(&end),
-                "{sfen}: the line does not end in mate"
-            );
-            assert_eq!(
-                lines[1],
-                v["moves"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| m.as_str().unwrap())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            match (proven, lower_bound) {
-                (true, _) => format!("mate in {length}"),
-                (false, 1) => format!("mate in {length} (not proven shortest)"),
-                (false, b) => format!(
-                    "mate in {length} (not proven shortest; no mate within {})",
-                    b - 2
-                ),
-            }
-        }
+        "mate" => mate_headline(sfen, &v, code, &lines),
         "nomate" => {
             assert_eq!(code, 1, "{v}");
             "no mate".to_string()
@@ -115,7 +75,56 @@ fn solve_both(sfen: &str, args: &[&str]) -> (Value, String) {
     assert_eq!(lines[0], headline, "{out}\n{v}");
     let nodes = format!("nodes {} ", v["nodes"]);
     assert!(lines.last().unwrap().starts_with(&nodes), "{out}\n{v}");
-    // Improvements: each shorter, found later.
+    check_improvements(&v);
+    (v, out)
+}
+
+/// The text headline of a JSON mate answer `v` (exit `code`), checked against the JSON and
+/// the text `lines`: a mating line of odd length within its bounds.
+fn mate_headline(sfen: &str, v: &Value, code: i32, lines: &[&str]) -> String {
+    assert_eq!(code, 0, "{v}");
+    let length = v["length"].as_u64().expect("length");
+    let lower_bound = v["lower_bound"].as_u64().expect("lower_bound");
+    assert!(length % 2 == 1 && lower_bound % 2 == 1, "{v}");
+    assert!(1 <= lower_bound && lower_bound <= length, "{v}");
+    let proven = lower_bound == length;
+    assert_eq!(
+        v["shortest"],
+        if proven { "proven" } else { "unproven" },
+        "{v}"
+    );
+    // The best improvement is the answer.
+    let last = v["improvements"].as_array().and_then(|i| i.last());
+    assert_eq!(last.map(|i| &i["length"]), Some(&v["length"]), "{v}");
+    let pos = Position::from_sfen(sfen).unwrap();
+    let moves = usi_moves(&pos, &v["moves"]);
+    let end = common::replay_checking_line(&pos, &moves, sfen);
+    assert!(
+        dfpn::is_mated(&end),
+        "{sfen}: the line does not end in mate"
+    );
+    assert_eq!(
+        lines[1],
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    match (proven, lower_bound) {
+        (true, _) => format!("mate in {length}"),
+        (false, 1) => format!("mate in {length} (not proven shortest)"),
+        (false, b) => format!(
+            "mate in {length} (not proven shortest; no mate within {})",
+            b - 2
+        ),
+    }
+}
+
+/// The JSON improvements: each shorter, found later, within the nodes of the answer.
+fn check_improvements(v: &Value) {
     let improvements = v["improvements"].as_array().expect("improvements");
     for pair in improvements.windows(2) {
         assert!(
@@ -134,7 +143,6 @@ fn solve_both(sfen: &str, args: &[&str]) -> (Value, String) {
     for i in improvements {
         assert!(i["nodes"].as_u64() <= v["nodes"].as_u64(), "{v}");
     }
-    (v, out)
 }
 
 /// (nodes, a length) of a solve event.
@@ -145,22 +153,22 @@ fn events(sfen: &str, tsume_rules: bool) -> (Vec<Event>, Vec<Event>) {
     let lower = Arc::new(Mutex::new(Vec::new()));
     let mates = Arc::new(Mutex::new(Vec::new()));
     let (l, m) = (lower.clone(), mates.clone());
-    let options = SolveOptions {
-        hash_mb: 64,
+    let options = Limits {
         on_event: Some(Arc::new(move |e: &SolveEvent| match e {
             SolveEvent::Mate(i) => m.lock().unwrap().push((i.nodes, i.length)),
             SolveEvent::LowerBound {
                 lower_bound, nodes, ..
             } => l.lock().unwrap().push((*nodes, *lower_bound)),
         })),
-        ..SolveOptions::default()
+        ..Limits::default()
     };
     let pos = Position::from_sfen(sfen).unwrap();
-    let report = if tsume_rules {
-        tsume::solve(&pos, &options).report
+    let rules = if tsume_rules {
+        Rules::Tsume
     } else {
-        dfpn::solve(&pos, &options)
+        Rules::Raw
     };
+    let report = Solver::new(64).solve(&pos, &options, rules);
     // What the events said is what the report keeps.
     let mates = mates.lock().unwrap().clone();
     assert_eq!(

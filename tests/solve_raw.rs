@@ -8,7 +8,8 @@ mod common;
 
 use std::time::Duration;
 
-use tsume_solver::dfpn::{self, Outcome, SolveOptions};
+use tsume_solver::dfpn::Outcome;
+use tsume_solver::{Limits, Rules, Solver};
 use tsume_solver::{Move, Position};
 
 /// Expected answer of a labelled line.
@@ -27,9 +28,9 @@ fn assert_mating_line(pos: &Position, moves: &[Move], what: &str) {
     assert!(p.is_checkmate(), "{what}: the line does not end in mate");
 }
 
-fn solve_and_check(sfen: &str, expected: Expected, options: &SolveOptions) -> Result<(), String> {
+fn solve_and_check(sfen: &str, expected: Expected, solver: &mut Solver) -> Result<(), String> {
     let pos = Position::from_sfen(sfen).map_err(|e| format!("{sfen}: {e}"))?;
-    let report = dfpn::solve(&pos, options);
+    let report = solver.solve(&pos, &limits(), Rules::Raw);
     match (&report.outcome, expected) {
         (Outcome::Mate { moves }, Expected::Mate(n)) => {
             assert_mating_line(&pos, moves, sfen);
@@ -98,11 +99,13 @@ fn tricky_raw(line: &str) -> Option<(String, Expected)> {
     Some((sfen, e))
 }
 
-fn run_lines(lines: Vec<(String, Expected)>, options: &SolveOptions) {
+/// Solves and checks each line with one solver of `hash_mb` MiB.
+fn run_lines(lines: Vec<(String, Expected)>, hash_mb: usize) {
     let total = lines.len();
+    let mut solver = Solver::new(hash_mb);
     let failures: Vec<String> = lines
         .into_iter()
-        .filter_map(|(s, e)| solve_and_check(&s, e, options).err())
+        .filter_map(|(s, e)| solve_and_check(&s, e, &mut solver).err())
         .collect();
     assert!(
         failures.is_empty(),
@@ -113,13 +116,13 @@ fn run_lines(lines: Vec<(String, Expected)>, options: &SolveOptions) {
     assert!(total > 0);
 }
 
-fn options(hash_mb: usize) -> SolveOptions {
-    SolveOptions {
-        hash_mb,
+/// The limits of one solve (the minute starts now).
+fn limits() -> Limits {
+    Limits {
         node_limit: Some(20_000_000),
-        time_limit: Some(Duration::from_secs(60)),
-        ..SolveOptions::default()
+        ..Limits::default()
     }
+    .with_time_limit(Duration::from_secs(60))
 }
 
 #[test]
@@ -127,7 +130,7 @@ fn mate_sample_raw_lengths() {
     let text = common::read_data("mate_sample_raw.txt");
     let lines: Vec<_> = common::content_lines(&text).filter_map(labelled).collect();
     assert!(lines.len() >= 100);
-    run_lines(lines, &options(64));
+    run_lines(lines, 64);
 }
 
 #[test]
@@ -139,7 +142,7 @@ fn tricky_rules_raw() {
         .filter_map(tricky_raw)
         .collect();
     assert!(lines.len() >= 80);
-    run_lines(lines, &options(64));
+    run_lines(lines, 64);
 }
 
 #[test]
@@ -149,9 +152,9 @@ fn answers_do_not_depend_on_table_size() {
         .filter_map(labelled)
         .step_by(5)
         .collect();
-    run_lines(lines.clone(), &options(1));
-    run_lines(lines.clone(), &options(16));
-    run_lines(lines.into_iter().step_by(2).collect(), &options(1024));
+    run_lines(lines.clone(), 1);
+    run_lines(lines.clone(), 16);
+    run_lines(lines.into_iter().step_by(2).collect(), 1024);
 }
 
 #[test]
@@ -161,7 +164,7 @@ fn full_mate_sets_raw() {
         let path = common::shared_path(&format!("mate{n}_sample.txt"));
         let text = std::fs::read_to_string(&path).unwrap();
         let lines: Vec<_> = common::content_lines(&text).filter_map(labelled).collect();
-        run_lines(lines, &options(256));
+        run_lines(lines, 256);
     }
 }
 
@@ -181,25 +184,18 @@ fn stopped_search_keeps_the_mate_found_so_far() {
     };
     let pos = Position::from_sfen(&sfen).unwrap();
     // Stop halfway between the first proof and the end of the full solve.
-    let full = dfpn::solve(
-        &pos,
-        &SolveOptions {
-            hash_mb: 64,
-            ..SolveOptions::default()
-        },
-    );
+    let full = Solver::new(64).solve(&pos, &Limits::default(), Rules::Raw);
     let first_proof = full.proofs.first().expect("zuko005 is proven").1;
     assert!(
         full.nodes > first_proof + 2,
         "the first mate found was already the shortest"
     );
     let limit = (first_proof + full.nodes) / 2;
-    let opts = SolveOptions {
-        hash_mb: 64,
+    let opts = Limits {
         node_limit: Some(limit),
-        ..SolveOptions::default()
+        ..Limits::default()
     };
-    let report = dfpn::solve(&pos, &opts);
+    let report = Solver::new(64).solve(&pos, &opts, Rules::Raw);
     assert!(
         matches!(report.outcome, Outcome::Unknown(_)),
         "{:?}",
@@ -236,14 +232,13 @@ fn stopped_search_keeps_the_mate_found_so_far() {
 }
 
 /// The defender's node (issue 20): after the first move of each labelled problem's
-/// best-play line, [`dfpn::solve_defence_with_table`] answers the defender's longest
+/// best-play line, [`Solver::solve_defence`] answers the defender's longest
 /// defence and best play, exactly one ply shorter than the label (raw lengths computed by
 /// KomoringHeights), and the line replays: a legal evasion first, then a mating line.
 #[test]
 fn the_defender_to_move_is_mated_one_ply_sooner() {
     let text = common::read_data("mate_sample_raw.txt");
-    let options = options(16);
-    let mut table = tsume_solver::dfpn::table::Table::new(16);
+    let mut solver = Solver::new(16);
     let mut checked = 0;
     for line in common::content_lines(&text).step_by(10) {
         let (sfen, expected) = labelled(line).unwrap();
@@ -251,13 +246,12 @@ fn the_defender_to_move_is_mated_one_ply_sooner() {
             continue;
         };
         let pos = Position::from_sfen(&sfen).unwrap();
-        let Outcome::Mate { moves } = dfpn::solve_with_table(&pos, &options, &mut table).outcome
-        else {
+        let Outcome::Mate { moves } = solver.solve(&pos, &limits(), Rules::Raw).outcome else {
             panic!("{sfen}: no mate");
         };
         let mut after = pos.clone();
         after.do_move(moves[0]);
-        let report = dfpn::solve_defence_with_table(&after, &options, &mut table);
+        let report = solver.solve_defence(&after, &limits(), Rules::Raw);
         let Outcome::Mate { moves: defence } = report.outcome else {
             panic!("{sfen} {}: {:?}", moves[0], report.outcome);
         };

@@ -4,21 +4,29 @@
 mod common;
 
 use tsume_solver::dfpn::table::Table;
-use tsume_solver::dfpn::{self, Outcome, SolveOptions};
+use tsume_solver::dfpn::{self, Outcome};
 use tsume_solver::movegen;
-use tsume_solver::tsume::{self, EvalLimits, Evaluator, TsumeReport};
-use tsume_solver::{Move, MoveList, Position};
+use tsume_solver::tsume::{self, Evaluator};
+use tsume_solver::{Limits, Move, MoveList, Position, Rules, SolveReport, Solver};
 
-fn options() -> SolveOptions {
-    options_with_hash(32)
+fn limits() -> Limits {
+    Limits {
+        node_limit: Some(20_000_000),
+        ..Limits::default()
+    }
 }
 
-fn options_with_hash(hash_mb: usize) -> SolveOptions {
-    SolveOptions {
-        hash_mb,
-        node_limit: Some(20_000_000),
-        ..SolveOptions::default()
+/// The evaluator's limits in these tests.
+fn eval_limits() -> Limits {
+    Limits {
+        node_limit: Some(5_000_000),
+        ..Limits::default()
     }
+}
+
+/// A tsume-rules solve of `pos` with a fresh solver of `hash_mb` MiB.
+fn tsume_solve(pos: &Position, hash_mb: usize) -> SolveReport {
+    Solver::new(hash_mb).solve(pos, &limits(), Rules::Tsume)
 }
 
 /// `moves` replays legally from `pos`, every attacker move checks, and the defender ends
@@ -38,15 +46,15 @@ fn assert_tsume_line(pos: &Position, moves: &[Move], what: &str) {
     );
 }
 
-fn solve(sfen: &str) -> (Position, TsumeReport) {
+fn solve(sfen: &str) -> (Position, SolveReport) {
     let pos = Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
-    let report = tsume::solve(&pos, &options());
+    let report = tsume_solve(&pos, 32);
     (pos, report)
 }
 
 /// The raw (every evasion counted) shortest mate length.
 fn raw_length(pos: &Position) -> Option<usize> {
-    match dfpn::solve(pos, &options()).outcome {
+    match Solver::new(32).solve(pos, &limits(), Rules::Raw).outcome {
         Outcome::Mate { moves } => Some(moves.len()),
         _ => None,
     }
@@ -60,10 +68,7 @@ fn mate_within(pos: &Position, r: i32) -> bool {
         &mut raw,
         &mut lower_bound,
         pos.side_to_move(),
-        EvalLimits {
-            total: Some(5_000_000),
-            ..EvalLimits::default()
-        },
+        eval_limits(),
     );
     ev.mate_or(&mut pos.clone(), r)
         .expect("within the node limit")
@@ -82,7 +87,7 @@ fn rules_doc_worked_checks() {
         let (pos, report) = solve(sfen);
         for e in expectations.split(';').map(str::trim) {
             let (what, arg) = e.split_once(' ').unwrap_or((e, ""));
-            match (what, &report.report.outcome) {
+            match (what, &report.outcome) {
                 ("tsume", Outcome::Mate { moves }) => {
                     assert_tsume_line(&pos, moves, sfen);
                     assert_eq!(moves.len().to_string(), arg, "{sfen}: tsume length");
@@ -172,8 +177,8 @@ fn tricky_rules_source_expectations_with(hash_mb: usize, step: usize) {
             continue;
         };
         let pos = Position::from_sfen(&sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
-        let report = tsume::solve(&pos, &options_with_hash(hash_mb));
-        let ok = match (&report.report.outcome, &expected) {
+        let report = tsume_solve(&pos, hash_mb);
+        let ok = match (&report.outcome, &expected) {
             (Outcome::Mate { moves }, e) => {
                 assert_tsume_line(&pos, moves, &sfen);
                 if raw_length(&pos) != Some(moves.len()) {
@@ -192,7 +197,7 @@ fn tricky_rules_source_expectations_with(hash_mb: usize, step: usize) {
         if !ok {
             failures.push(format!(
                 "{sfen}: expected {expected:?}, got {:?}",
-                report.report.outcome
+                report.outcome
             ));
         }
         checked += 1;
@@ -216,11 +221,16 @@ fn tricky_rules_source_expectations_with(hash_mb: usize, step: usize) {
 #[test]
 fn variations_value_defences_under_tsume_rules() {
     let sfen = "7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1";
-    let (pos, report) = solve(sfen);
-    let Outcome::Mate { moves } = &report.report.outcome else {
-        panic!("{:?}", report.report.outcome)
+    let pos = Position::from_sfen(sfen).unwrap();
+    // The variations go on in the tables of the solve.
+    let mut solver = Solver::new(32);
+    let report = solver.solve(&pos, &limits(), Rules::Tsume);
+    let Outcome::Mate { moves } = &report.outcome else {
+        panic!("{:?}", report.outcome)
     };
-    let plies = tsume::variations(&pos, moves, &options()).expect("within limits");
+    let plies = solver
+        .variations(&pos, moves, &limits())
+        .expect("within limits");
     let first = &plies[0];
     assert_eq!(first.ply, 2);
     let alt: Vec<(String, Option<u16>)> = first
@@ -241,8 +251,8 @@ fn variations_value_defences_under_tsume_rules() {
 fn equally_long_defences_prefer_no_pieces_left_over() {
     let sfen = "1k1l5/3+B5/2s6/9/9/9/9/9/9 b B2G2r2g3s4n3l18p 1";
     let (pos, report) = solve(sfen);
-    let Outcome::Mate { moves } = &report.report.outcome else {
-        panic!("{:?}", report.report.outcome)
+    let Outcome::Mate { moves } = &report.outcome else {
+        panic!("{:?}", report.outcome)
     };
     assert_eq!(moves.len(), 5);
     assert_tsume_line(&pos, moves, sfen);
@@ -253,10 +263,7 @@ fn equally_long_defences_prefer_no_pieces_left_over() {
     for tries in [0, 1, tsume::TieBreak::TRIES] {
         let mut raw = Table::new(8);
         let mut lower_bound = Table::new(8);
-        let limits = EvalLimits {
-            total: Some(5_000_000),
-            ..EvalLimits::default()
-        };
+        let limits = eval_limits();
         let mut ev = Evaluator::new(&mut raw, &mut lower_bound, attacker, limits);
         let mut tie_break = tsume::TieBreak::with_tries(tries);
         let line = tsume::best_play_line(&mut ev, &mut root, 5, &mut tie_break)
@@ -298,9 +305,9 @@ fn zuko091_interposed_pawn_is_needed() {
 /// The tsume best-play line of a mate (64 MiB tables), checked to replay as one.
 fn tsume_mate(sfen: &str) -> (Position, Vec<Move>) {
     let pos = Position::from_sfen(sfen).unwrap();
-    let report = tsume::solve(&pos, &options_with_hash(64));
-    let Outcome::Mate { moves } = report.report.outcome else {
-        panic!("{sfen}: {:?}", report.report.outcome);
+    let report = tsume_solve(&pos, 64);
+    let Outcome::Mate { moves } = report.outcome else {
+        panic!("{sfen}: {:?}", report.outcome);
     };
     assert_tsume_line(&pos, &moves, sfen);
     (pos, moves)
@@ -352,10 +359,7 @@ fn lower_bound_game_no_wrong_disproof_after_a_repetition_below() {
         let lower_bound_length = |pos: &Position, within: i32| {
             let mut raw = Table::new(hash_mb);
             let mut lower_bound = Table::new(hash_mb);
-            let limits = EvalLimits {
-                total: Some(5_000_000),
-                ..EvalLimits::default()
-            };
+            let limits = eval_limits();
             let mut ev = Evaluator::new(&mut raw, &mut lower_bound, q.side_to_move(), limits);
             dfpn::on_search_thread(|| ev.lower_bound_length(pos, within))
                 .expect("within the node limit")

@@ -3,17 +3,18 @@
 mod common;
 
 use tsume_solver::tsume::verify::{self, Flaw, VerifyOptions};
-use tsume_solver::Setup;
+use tsume_solver::{Setup, Solver};
 
 fn options(check_unnecessary: bool) -> VerifyOptions {
     VerifyOptions {
-        budget: 2_000_000,
-        hash_mb: 16,
         check_unnecessary,
-        allow_promotion_choice: false,
-        threads: 1,
-        warm_up_nodes: None,
+        ..VerifyOptions::with_budget(2_000_000)
     }
+}
+
+/// Verifies with a fresh 16 MiB solver.
+fn verify(setup: &Setup, claimed: Option<&[String]>, options: &VerifyOptions) -> verify::Verdict {
+    Solver::new(16).verify(setup, claimed, options)
 }
 
 /// Splits `<sfen> [moves …]`.
@@ -39,7 +40,7 @@ fn oracle_problem(line: &str) -> (Setup, Option<Vec<String>>, Vec<&str>) {
 
 #[test]
 fn verdicts_of_the_worked_cases() {
-    assert_eq!(common::check_verify_cases(&options(true)), 12);
+    assert_eq!(common::check_verify_cases(&options(true), 16), 12);
 }
 
 /// 余詰 at the first move exactly when cshogi's DfPn finds more than one mating first move.
@@ -52,7 +53,7 @@ fn second_solutions_match_the_oracle() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let (setup, claimed, mates) = oracle_problem(line);
-        let v = verify::verify(&setup, claimed.as_deref(), &options(false));
+        let v = verify(&setup, claimed.as_deref(), &options(false));
         let at_first = v.flaws.iter().find_map(|f| match f {
             Flaw::SecondSolution { ply: 1, mv, .. } => Some(mv.to_string()),
             _ => None,
@@ -109,7 +110,7 @@ fn promotion_choice_is_a_cook_unless_tolerated() {
             })
         };
 
-        let strict = verify::verify(&setup, claimed.as_deref(), &options(false));
+        let strict = verify(&setup, claimed.as_deref(), &options(false));
         let (mv, twin_flag) = cook_at_first(&strict).unwrap_or_else(|| panic!("{line}: no 余詰"));
         assert!(mates.contains(&mv.as_str()), "{line}: {mv} does not mate");
         assert_eq!(twin_flag, mv == twin, "{line}: {mv}");
@@ -118,7 +119,7 @@ fn promotion_choice_is_a_cook_unless_tolerated() {
             allow_promotion_choice: true,
             ..options(false)
         };
-        let v = verify::verify(&setup, claimed.as_deref(), &tolerant);
+        let v = verify(&setup, claimed.as_deref(), &tolerant);
         let tolerated: Vec<(usize, String)> = v
             .promotion_choices
             .iter()
@@ -155,14 +156,10 @@ fn a_saturated_sum_does_not_stall_the_search() {
         .join(" ");
     let setup: Setup = sfen.parse().expect("valid SFEN");
     let options = VerifyOptions {
-        budget: 8_000_000,
-        hash_mb: 64,
         check_unnecessary: false,
-        allow_promotion_choice: false,
-        threads: 1,
-        warm_up_nodes: None,
+        ..VerifyOptions::with_budget(8_000_000)
     };
-    let v = verify::verify(&setup, None, &options);
+    let v = Solver::new(64).verify(&setup, None, &options);
     assert!(v.is_sound(), "{:?}", v.flaws);
     assert_eq!(v.length, Some(15), "the shtsume set's length");
     // 0.32 M nodes when it works; the livelock spent 18 M and gave up.
@@ -225,7 +222,7 @@ fn verify_exit_codes_and_json() {
 fn a_two_ply_longer_defence_with_pieces_left_over_is_no_henchou() {
     let line = "ln7/1k2s4/1pp6/p8/9/3L5/9/9/9 b RBGNrb3g3s2n2l15p 1 moves G*7b 8b9c B*7e 8c8d N*8e 9c9b R*8b";
     let (setup, claimed) = problem(line);
-    let v = verify::verify(&setup, claimed.as_deref(), &options(false));
+    let v = verify(&setup, claimed.as_deref(), &options(false));
     assert!(v.is_sound(), "{:?}", v.flaws);
     assert_eq!(v.length, Some(7));
 }

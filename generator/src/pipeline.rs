@@ -9,12 +9,9 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use tsume_solver::dfpn::search::{Defences, Limits, Search};
-use tsume_solver::dfpn::table::{Kind, Table};
-use tsume_solver::dfpn::{Outcome, SolveOptions};
-use tsume_solver::tsume::verify::{self, without_piece, Flaw, PieceAt, Verdict, VerifyOptions};
-use tsume_solver::tsume::Tables;
-use tsume_solver::{tsume, Color, Hand, Move, Position, Setup};
+use tsume_solver::dfpn::Outcome;
+use tsume_solver::tsume::verify::{without_piece, Flaw, PieceAt, Verdict, VerifyOptions};
+use tsume_solver::{Color, Hand, Limits, Move, Position, Rules, Setup, Solver};
 
 /// Settings of the pipeline.
 #[derive(Clone, Debug)]
@@ -76,40 +73,21 @@ pub struct StageTimes {
 }
 
 thread_local! {
-    /// The quick screen's table, kept by each worker thread (see [`evaluate`]); small: the
-    /// screen is a short bounded search.
-    static SCREEN_TABLE: RefCell<Table> = RefCell::new(Table::new(1));
-}
-
-/// Whether `pos` may be tsume mate within `max_length`: the lower-bound game (`Defences::
-/// Tsume`), a bounded search, cheap to disprove, must find a mate within it.
-fn may_mate_within(pos: &Position, max_length: usize, budget: u64, table: &mut Table) -> bool {
-    table.clear();
-    let limits = Limits {
-        node_limit: Some(budget),
-        ..Limits::default()
-    };
-    let mut search = Search::with_rules(
-        table,
-        pos.clone(),
-        pos.side_to_move(),
-        limits,
-        Defences::Tsume,
-    );
-    search.solve_current(max_length as u16).kind() == Kind::Proven
+    /// The worker's solver (see [`evaluate`]).
+    static SOLVER: RefCell<Option<Solver>> = const { RefCell::new(None) };
 }
 
 /// The tsume length of `pos` and the solver's node count, within `budget` nodes.
 fn quick_length(
     pos: &Position,
     budget: u64,
-    tables: &mut Tables,
+    solver: &mut Solver,
 ) -> Option<(usize, u64, Vec<Move>)> {
-    let options = SolveOptions {
+    let limits = Limits {
         node_limit: Some(budget),
-        ..SolveOptions::default()
+        ..Limits::default()
     };
-    let report = tsume::solve_with_tables(pos, &options, tables).report;
+    let report = solver.solve(pos, &limits, Rules::Tsume);
     match report.outcome {
         Outcome::Mate { moves } => Some((moves.len(), report.nodes, moves)),
         _ => None,
@@ -124,13 +102,15 @@ pub fn evaluate(
     settings: &Settings,
     known: &HashSet<String>,
 ) -> (Result<Found, Stage>, StageTimes) {
-    // The worker's tables, cleared before every search (in constant time) so that no
-    // verdict depends on the candidates before: zeroing new ones for every candidate was
-    // 6–9 % of the generator's time.
-    SCREEN_TABLE.with_borrow_mut(|screen| {
-        tsume::with_thread_tables(settings.hash_mb, |tables| {
-            evaluate_in(setup, settings, known, screen, tables)
-        })
+    // The worker's solver, kept for every candidate (its tables are cleared before every
+    // search, in constant time, so that no verdict depends on the candidates before):
+    // zeroing new tables for every candidate was 6–9 % of the generator's time.
+    SOLVER.with_borrow_mut(|slot| {
+        let solver = match slot {
+            Some(solver) if solver.hash_mb() == settings.hash_mb => solver,
+            _ => slot.insert(Solver::new(settings.hash_mb)),
+        };
+        evaluate_in(setup, settings, known, solver)
     })
 }
 
@@ -138,8 +118,7 @@ fn evaluate_in(
     setup: &Setup,
     settings: &Settings,
     known: &HashSet<String>,
-    screen: &mut Table,
-    tables: &mut Tables,
+    solver: &mut Solver,
 ) -> (Result<Found, Stage>, StageTimes) {
     let mut times = StageTimes::default();
     let Ok(pos) = Position::from_setup(setup) else {
@@ -149,18 +128,16 @@ fn evaluate_in(
         return (Err(Stage::Illegal), times);
     }
     let t = Instant::now();
-    if !may_mate_within(
-        &pos,
-        settings.max_length,
-        settings.screen_budget / 4,
-        screen,
-    ) {
+    // The lower-bound game (`Defences::Tsume`), a bounded search, cheap to disprove, must
+    // find a mate within the longest length wanted.
+    let max_length = settings.max_length as u16;
+    if !solver.may_mate_within(&pos, max_length, settings.screen_budget / 4) {
         times.screen = t.elapsed();
         return (Err(Stage::NoQuickMate), times);
     }
     // Minimisation keeps the length (an unnecessary piece is one without which the problem
     // is sound with the same length), so the screen's length is final.
-    let screened = quick_length(&pos, settings.screen_budget, tables);
+    let screened = quick_length(&pos, settings.screen_budget, solver);
     times.screen = t.elapsed();
     match screened {
         None => return (Err(Stage::NoQuickMate), times),
@@ -178,7 +155,7 @@ fn evaluate_in(
         }
     }
     let t = Instant::now();
-    let result = minimise(setup.clone(), settings, tables);
+    let result = minimise(setup.clone(), settings, solver);
     times.verify = t.elapsed();
     (result, times)
 }
@@ -205,19 +182,12 @@ fn give_leftovers(setup: &Setup, leftover: Hand) -> Option<Setup> {
 
 /// Verifies `setup`, taking out unnecessary pieces one at a time (re-verifying everything
 /// each time) until it is sound or flawed.
-fn minimise(mut setup: Setup, settings: &Settings, tables: &mut Tables) -> Result<Found, Stage> {
-    let options = VerifyOptions {
-        budget: settings.budget,
-        hash_mb: settings.hash_mb,
-        check_unnecessary: true,
-        // Generated problems have one solution, promotion choices included (rules doc).
-        allow_promotion_choice: false,
-        // The generator's threads each work on candidates of their own.
-        threads: 1,
-        warm_up_nodes: None,
-    };
+fn minimise(mut setup: Setup, settings: &Settings, solver: &mut Solver) -> Result<Found, Stage> {
+    // Every piece checked; generated problems have one solution, promotion choices
+    // included (rules doc); the generator's threads each work on candidates of their own.
+    let options = VerifyOptions::with_budget(settings.budget);
     for _ in 0..16 {
-        let verdict = verify::verify_with_tables(&setup, None, &options, tables);
+        let verdict = solver.verify(&setup, None, &options);
         if verdict.is_sound() {
             let length = verdict.length.unwrap_or(0);
             if length < settings.min_length || length > settings.max_length {
@@ -225,7 +195,7 @@ fn minimise(mut setup: Setup, settings: &Settings, tables: &mut Tables) -> Resul
             }
             let pos = Position::from_setup(&setup).map_err(|_| Stage::Illegal)?;
             let (_, nodes, _) =
-                quick_length(&pos, settings.budget, tables).ok_or(Stage::Unproven)?;
+                quick_length(&pos, settings.budget, solver).ok_or(Stage::Unproven)?;
             return Ok(Found {
                 setup,
                 verdict,

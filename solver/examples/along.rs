@@ -1,7 +1,7 @@
 //! Solves the positions along a known solution line, from the end backwards, to find where
 //! the solver starts to struggle: `along "<sfen> moves …" STEP NODES`.
-use tsume_solver::dfpn::{self, Outcome, SolveOptions};
-use tsume_solver::Position;
+use tsume_solver::dfpn::Outcome;
+use tsume_solver::{Limits, Position, Rules, Solver};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let line = &args[1];
@@ -27,17 +27,17 @@ fn main() {
         positions.push(pos.clone());
     }
     let n = moves.len();
+    let mut solver = Solver::new(1024);
     let mut k = n - 1;
     loop {
         if k.is_multiple_of(2) {
             let mut p = positions[k].clone();
             p.clear_history();
-            let opts = SolveOptions {
+            let opts = Limits {
                 node_limit: Some(nodes),
-                hash_mb: 1024,
                 ..Default::default()
             };
-            let r = dfpn::solve(&p, &opts);
+            let r = solver.solve(&p, &opts, Rules::Raw);
             let got = match &r.outcome {
                 Outcome::Mate { moves } => format!("mate {}", moves.len()),
                 o => format!("{o:?}"),

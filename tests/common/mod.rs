@@ -77,9 +77,14 @@ pub fn replay_checking_line(
 
 /// Verifies every case of `tests/data/verify_cases.txt` (`<problem> | sound|flawed [|
 /// <flaw messages, ; separated>]`) with `options`, asserting each verdict and that each
-/// expected flaw message begins one of the reported ones. Returns the cases checked.
-pub fn check_verify_cases(options: &tsume_solver::tsume::verify::VerifyOptions) -> usize {
+/// expected flaw message begins one of the reported ones, with one solver of `hash_mb` MiB
+/// for all. Returns the cases checked.
+pub fn check_verify_cases(
+    options: &tsume_solver::tsume::verify::VerifyOptions,
+    hash_mb: usize,
+) -> usize {
     let text = read_data("verify_cases.txt");
+    let mut solver = tsume_solver::Solver::new(hash_mb);
     let mut checked = 0;
     for line in text
         .lines()
@@ -91,7 +96,7 @@ pub fn check_verify_cases(options: &tsume_solver::tsume::verify::VerifyOptions) 
             None => (fields[0], None::<Vec<String>>),
         };
         let setup: tsume_solver::Setup = sfen.parse().expect("valid SFEN");
-        let v = tsume_solver::tsume::verify::verify(&setup, claimed.as_deref(), options);
+        let v = solver.verify(&setup, claimed.as_deref(), options);
         let messages: Vec<String> = v.flaws.iter().map(|f| f.to_string()).collect();
         match fields[1] {
             "sound" => assert!(v.is_sound(), "{}: {messages:?}", fields[0]),

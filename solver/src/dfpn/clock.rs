@@ -8,26 +8,60 @@ use std::time::Instant;
 /// Why the search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// The node limit was reached.
     Nodes,
+    /// The deadline passed.
     Time,
     /// The stop flag was raised.
     Requested,
 }
 
-/// When to stop, and whom to tell about progress.
+/// When to stop, and whom to tell: the one set of limits of every search, from a
+/// [`Solver`](crate::Solver) solve or verification down to one df-pn search.
+///
+/// ```
+/// use std::time::Duration;
+/// use tsume_solver::Limits;
+///
+/// let limits = Limits {
+///     node_limit: Some(1_000_000),
+///     ..Limits::default()
+/// }
+/// .with_time_limit(Duration::from_secs(10));
+/// assert!(limits.deadline.is_some());
+/// ```
 #[derive(Clone, Default)]
 pub struct Limits {
+    /// Stop after this many nodes in all (with several threads, each thread's).
     pub node_limit: Option<u64>,
+    /// Nodes of each sub-search of the tsume evaluator and of a verification (the
+    /// verifier's `--budget`); `node_limit` still bounds them all together.
+    pub per_search: Option<u64>,
+    /// Stop at this instant (see [`Limits::with_time_limit`]): a solve and the searches
+    /// after it (its variations) given the same limits share one clock.
     pub deadline: Option<Instant>,
     /// Set by another thread to stop the search (USI `stop`).
     pub stop_flag: Option<Arc<AtomicBool>>,
     /// Called about once a second with the search's progress.
     pub on_progress: Option<ProgressCallback>,
+    /// Called each time a solve learns a shorter mate or a higher lower bound.
+    pub on_event: Option<super::EventCallback>,
     /// Threads searching together (0 or 1: the calling thread alone).
     pub threads: usize,
     /// Nodes a parallel search spends alone before the other threads join (`None`: the
-    /// default, [`WARM_UP_NODES`](super::WARM_UP_NODES)).
+    /// default, [`WARM_UP_NODES`](super::WARM_UP_NODES); tests set 0 to search everything
+    /// in parallel).
     pub warm_up_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// These limits with a deadline `time` from now (`None`: no deadline).
+    pub fn with_time_limit(self, time: impl Into<Option<std::time::Duration>>) -> Limits {
+        Limits {
+            deadline: time.into().map(|t| Instant::now() + t),
+            ..self
+        }
+    }
 }
 
 /// Receives [`Progress`] reports from a running search.
@@ -36,7 +70,9 @@ pub type ProgressCallback = Arc<dyn Fn(&Progress) + Send + Sync>;
 /// A snapshot of a running search.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: std::time::Duration,
     /// Table fill in per mille.
     pub hashfull: usize,

@@ -6,19 +6,24 @@
 //!   length limit and repetition handling; its node loop, with the children's initial
 //!   values (`estimates`), the table and path look-ups (`probe`), the thresholds, a node's
 //!   result and children (`node`) and the limits (`clock`) in files of their own;
-//! - [`solve`] (this module): proves mate, shortens it to the shortest mate ("mate within
-//!   L − 2?" until disproven) and extracts a best-play line.
+//! - this module: the raw solve behind [`Solver`](crate::Solver) (proves mate, shortens
+//!   it to the shortest mate, "mate within L − 2?" until disproven, and extracts a
+//!   best-play line), and what a solve reports.
 
 mod children;
 mod clock;
 mod estimates;
 pub mod hands;
+#[allow(missing_docs)] // the search's own (issue 24 item 2)
 mod node;
 mod parallel;
 mod probe;
+#[allow(missing_docs)] // the search's own (issue 24 item 2)
 pub mod search;
 #[cfg(feature = "stats")]
+#[allow(missing_docs)] // counters for measurement
 pub mod stats;
+#[allow(missing_docs)] // the search's own (issue 24 item 2)
 pub mod table;
 pub use parallel::WARM_UP_NODES;
 mod thresholds;
@@ -31,57 +36,13 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use search::Defences;
 pub use search::{Limits, Progress, ProgressCallback, Search, Stop};
-use std::sync::atomic::AtomicBool;
+
+use crate::solver::Rules;
 use std::sync::Arc;
 use table::{Kind, Table, NO_MATE};
 
 /// The length budget of the first search: none.
 pub use search::UNLIMITED as MAX_LENGTH;
-
-#[derive(Clone)]
-pub struct SolveOptions {
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
-    /// Stop after this many nodes.
-    pub node_limit: Option<u64>,
-    /// Stop after this long.
-    pub time_limit: Option<Duration>,
-    /// Raised by another thread to stop the search (answer: unknown).
-    pub stop_flag: Option<Arc<AtomicBool>>,
-    /// Called about once a second while searching.
-    pub on_progress: Option<ProgressCallback>,
-    /// Called each time the solve learns a shorter mate or a higher lower bound.
-    pub on_event: Option<EventCallback>,
-    /// Threads searching together, sharing the table (1: the search thread alone).
-    pub threads: usize,
-    /// Nodes each search spends alone before the other threads join (`None`:
-    /// [`WARM_UP_NODES`]; tests set 0 to search everything in parallel).
-    pub warm_up_nodes: Option<u64>,
-}
-
-impl Default for SolveOptions {
-    fn default() -> Self {
-        SolveOptions {
-            hash_mb: 256,
-            node_limit: None,
-            time_limit: None,
-            stop_flag: None,
-            on_progress: None,
-            on_event: None,
-            threads: 1,
-            warm_up_nodes: None,
-        }
-    }
-}
-
-/// Which length convention a line and its length are read under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineRules {
-    /// Every legal defence counts (useless interpositions included).
-    Raw,
-    /// Tsume rules (`docs/rules.md` §2).
-    Tsume,
-}
 
 /// A mate shorter than any found before it in the same solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,7 +53,7 @@ pub struct Improvement {
     /// mate), when it could be read; not necessarily best play until the solve ends.
     pub line: Option<Vec<Move>>,
     /// The convention of `length` and `line`.
-    pub rules: LineRules,
+    pub rules: Rules,
     /// Nodes searched when it was found.
     pub nodes: u64,
     /// Time since the solve started.
@@ -106,8 +67,11 @@ pub enum SolveEvent<'a> {
     Mate(&'a Improvement),
     /// Every mate shorter than this many plies is now proven impossible.
     LowerBound {
+        /// The new lower bound in plies.
         lower_bound: u16,
+        /// Nodes searched when it was proven.
         nodes: u64,
+        /// Time since the solve started.
         elapsed: Duration,
     },
 }
@@ -115,23 +79,33 @@ pub enum SolveEvent<'a> {
 /// Receives [`SolveEvent`]s from a running solve (on the search thread).
 pub type EventCallback = Arc<dyn Fn(&SolveEvent) + Send + Sync>;
 
+/// The answer of a solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Mate under best play; the line starts with the attacker's move and ends in mate.
-    Mate { moves: Vec<Move> },
+    Mate {
+        /// The best-play line.
+        moves: Vec<Move>,
+    },
     /// No forced mate.
     NoMate,
     /// A limit was reached before the answer was known.
     Unknown(Stop),
 }
 
+/// What a [`Solver`](crate::Solver) solve found.
 #[derive(Clone, Debug)]
 pub struct SolveReport {
+    /// The answer.
     pub outcome: Outcome,
+    /// Nodes searched in all.
     pub nodes: u64,
+    /// Time the solve took.
     pub elapsed: Duration,
     /// Each mate proven on the way to the shortest: (length, nodes searched so far). The
-    /// first is the first mate found; the rest come from the "mate within L − 2?" searches.
+    /// first is the first mate found; under raw rules the rest come from the "mate within
+    /// L − 2?" searches; under tsume rules it is the first raw mate alone, the upper bound
+    /// the tsume length starts from.
     pub proofs: Vec<(u16, u64)>,
     /// When a limit stopped the search after a mate was proven but before it was shown to
     /// be the shortest: a mating line read from the table (every attacker move checks, it
@@ -144,6 +118,9 @@ pub struct SolveReport {
     /// Every mate shorter than this many plies is proven impossible (1 when nothing is
     /// known; the length itself for [`Outcome::Mate`]).
     pub lower_bound: u16,
+    /// Under tsume rules, with [`Outcome::Mate`]: the other attacker moves that mate on
+    /// the last move of the line (最終手余詰); empty otherwise.
+    pub final_alternatives: Vec<Move>,
 }
 
 impl SolveReport {
@@ -154,7 +131,7 @@ impl SolveReport {
 }
 
 /// Records improvements and lower bounds as a solve learns them, and tells
-/// [`SolveOptions::on_event`].
+/// [`Limits::on_event`].
 pub(crate) struct Recorder {
     start: Instant,
     on_event: Option<EventCallback>,
@@ -163,23 +140,17 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
-    pub(crate) fn new(start: Instant, options: &SolveOptions) -> Recorder {
+    pub(crate) fn new(start: Instant, limits: &Limits) -> Recorder {
         Recorder {
             start,
-            on_event: options.on_event.clone(),
+            on_event: limits.on_event.clone(),
             improvements: Vec::new(),
             lower_bound: 1,
         }
     }
 
     /// A mate within `length` plies (kept only if shorter than the best so far).
-    pub(crate) fn mate(
-        &mut self,
-        length: u16,
-        line: Option<Vec<Move>>,
-        rules: LineRules,
-        nodes: u64,
-    ) {
+    pub(crate) fn mate(&mut self, length: u16, line: Option<Vec<Move>>, rules: Rules, nodes: u64) {
         if self.improvements.last().is_some_and(|i| i.length <= length) {
             return;
         }
@@ -212,33 +183,37 @@ impl Recorder {
     }
 }
 
-/// Solves `pos` (the side to move attacks) under the raw convention: every legal defence
-/// counts. Returns the shortest mate with a best-play line.
-pub fn solve(pos: &Position, options: &SolveOptions) -> SolveReport {
-    let mut table = Table::new(options.hash_mb);
-    solve_with_table(pos, options, &mut table)
-}
-
-/// [`solve`] in a caller-provided table (`options.hash_mb` is then unused), cleared first (in
-/// constant time) so that the answer does not depend on earlier calls: a caller solving
-/// many problems keeps one table instead of zeroing a new one for each.
-pub fn solve_with_table(pos: &Position, options: &SolveOptions, table: &mut Table) -> SolveReport {
+/// Solves `pos` for a mate by `attacker` (whichever side is to move) under the raw
+/// convention, every legal defence counting, in `table`, cleared first (in constant time)
+/// so that the answer does not depend on earlier calls; on a search thread of its own.
+/// Returns the shortest mate with a best-play line (with the defender to move, the line
+/// starts with a longest defence and the lengths count it).
+pub(crate) fn solve_in(
+    pos: &Position,
+    attacker: Color,
+    limits: &Limits,
+    table: &mut Table,
+) -> SolveReport {
     table.clear();
-    on_search_thread(|| solve_on_this_thread(pos, options, table))
+    on_search_thread(|| solve_on_this_thread(pos, attacker, limits, table))
 }
 
 /// Runs `f` on a thread of its own with a stack for deep searches: the search recurses once
 /// per ply, and problems run to well over a thousand plies, whatever thread called us.
+/// The [`Solver`](crate::Solver) does this itself; this is for those who drive the
+/// building blocks ([`Search`], [`Evaluator`](crate::tsume::Evaluator)) directly.
 ///
-/// Panics with a clear message when no such thread can be started (see
-/// [`try_on_search_thread`]).
+/// Panics with a clear message when no such thread can be started
+/// ([`Solver::try_new`](crate::Solver::try_new) tells beforehand).
 pub fn on_search_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     try_on_search_thread(f).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// [`on_search_thread`], or an error when the thread cannot be started even with the
 /// smallest stack (an address-space limit such as `ulimit -v`).
-pub fn try_on_search_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, SearchThreadError> {
+pub(crate) fn try_on_search_thread<T: Send>(
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, SearchThreadError> {
     std::thread::scope(|scope| {
         spawn_search_thread(scope, "tsume-search", f).map(|handle| {
             handle
@@ -315,55 +290,19 @@ impl std::fmt::Display for SearchThreadError {
 
 impl std::error::Error for SearchThreadError {}
 
-/// [`solve_with_table`] on the calling thread (which must have a deep enough stack, e.g.
-/// one started by [`on_search_thread`]); `options.hash_mb` is not used.
-pub fn solve_on_this_thread(
-    pos: &Position,
-    options: &SolveOptions,
-    table: &mut Table,
-) -> SolveReport {
-    solve_for_on_this_thread(pos, pos.side_to_move(), options, table)
-}
-
-/// Solves `pos` with the *defender* to move (in check; the attacker is the other side)
-/// under the raw convention, in `table` (cleared first, as in [`solve_with_table`]): the
-/// defender's node of a problem, as a GUI stepping through a solution asks for it.
-///
-/// [`Outcome::Mate`]'s line starts with the defender's move, a longest defence, and goes
-/// on with best play to mate; its length (and every [`Improvement`]'s) counts the plies
-/// from the defender's move, so it is even. [`Outcome::NoMate`] when some defence escapes.
-/// The limits of `options` hold for the whole search.
-pub fn solve_defence_with_table(
-    pos: &Position,
-    options: &SolveOptions,
-    table: &mut Table,
-) -> SolveReport {
-    table.clear();
-    on_search_thread(|| solve_for_on_this_thread(pos, !pos.side_to_move(), options, table))
-}
-
-/// [`solve_on_this_thread`] for a mate by `attacker`, whichever side is to move.
-fn solve_for_on_this_thread(
+/// [`solve_in`] on the calling thread (which must have a deep enough stack).
+fn solve_on_this_thread(
     pos: &Position,
     attacker: Color,
-    options: &SolveOptions,
+    limits: &Limits,
     table: &mut Table,
 ) -> SolveReport {
     let start = Instant::now();
-    let deadline = options.time_limit.map(|t| start + t);
     let mut root = pos.clone();
     root.clear_history();
-    let limits = Limits {
-        node_limit: options.node_limit,
-        deadline,
-        stop_flag: options.stop_flag.clone(),
-        on_progress: options.on_progress.clone(),
-        threads: options.threads,
-        warm_up_nodes: options.warm_up_nodes,
-    };
-    let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
+    let mut search = Search::with_rules(table, root, attacker, limits.clone(), Defences::All);
     let mut proofs = Vec::new();
-    let mut recorder = Recorder::new(start, options);
+    let mut recorder = Recorder::new(start, limits);
     let outcome = solve_search(&mut search, &mut proofs, &mut recorder);
     let mate_so_far = match outcome {
         Outcome::Unknown(_) => recorder.improvements.last().and_then(|i| i.line.clone()),
@@ -377,49 +316,33 @@ fn solve_for_on_this_thread(
         mate_so_far,
         improvements: recorder.improvements,
         lower_bound: recorder.lower_bound,
+        final_alternatives: Vec::new(),
     }
 }
 
 /// A first raw mate, not necessarily the shortest.
 #[derive(Clone, Debug)]
-pub struct FirstMate {
+pub(crate) struct FirstMate {
     /// The mate's length (an upper bound of the shortest), `None` for no mate.
     pub length: Result<Option<u16>, Stop>,
     /// A mating line of at most that length, read from the table (if still there).
     pub line: Option<Vec<Move>>,
+    /// Nodes searched.
     pub nodes: u64,
 }
 
-/// Proves or disproves a raw mate without shortening it, on the calling thread (see
-/// [`solve_on_this_thread`]).
-pub fn first_mate_on_this_thread(
-    pos: &Position,
-    options: &SolveOptions,
-    table: &mut Table,
-) -> FirstMate {
-    first_mate_for_on_this_thread(pos, pos.side_to_move(), options, table)
-}
-
-/// [`first_mate_on_this_thread`] for a mate by `attacker`, whichever side is to move (with
-/// the defender to move, the length and line count from the defender's move).
-pub fn first_mate_for_on_this_thread(
+/// Proves or disproves a raw mate by `attacker` (whichever side is to move; with the
+/// defender to move, the length and line count from the defender's move) without
+/// shortening it, on the calling thread (which must have a deep enough stack).
+pub(crate) fn first_mate(
     pos: &Position,
     attacker: Color,
-    options: &SolveOptions,
+    limits: &Limits,
     table: &mut Table,
 ) -> FirstMate {
-    let start = Instant::now();
     let mut root = pos.clone();
     root.clear_history();
-    let limits = Limits {
-        node_limit: options.node_limit,
-        deadline: options.time_limit.map(|t| start + t),
-        stop_flag: options.stop_flag.clone(),
-        on_progress: options.on_progress.clone(),
-        threads: options.threads,
-        warm_up_nodes: options.warm_up_nodes,
-    };
-    let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
+    let mut search = Search::with_rules(table, root, attacker, limits.clone(), Defences::All);
     let r = search.solve_current(MAX_LENGTH);
     let (length, line) = match r.kind() {
         Kind::Proven => (Ok(Some(r.len)), table_mating_line(&mut search, r.len)),
@@ -440,8 +363,8 @@ pub fn first_mate_for_on_this_thread(
 /// and is given up at the cap. `found` hears of each shorter mate (its length, a line read
 /// from the table, the nodes spent here so far). Returns the shortest length found, or the
 /// limit of `limits` (for all these searches together) that stopped them, and the nodes
-/// spent.
-pub fn shorten_cheaply_on_this_thread(
+/// spent. On the calling thread (which must have a deep enough stack).
+pub(crate) fn shorten_cheaply(
     pos: &Position,
     attacker: Color,
     limits: &Limits,
@@ -494,7 +417,7 @@ fn solve_search(
     let mut proven = |search: &mut Search, len: u16| {
         proofs.push((len, search.nodes));
         let line = table_mating_line(search, len);
-        recorder.mate(len, line, LineRules::Raw, search.nodes);
+        recorder.mate(len, line, Rules::Raw, search.nodes);
     };
     proven(search, len);
     while len >= 3 {

@@ -44,24 +44,7 @@ pub enum Command {
     Ignored,
 }
 
-/// Which length convention a search uses (the `Rules` option).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rules {
-    /// Every legal defence counts, useless interpositions included.
-    Raw,
-    /// Problem-book convention: useless interpositions (無駄合) are not counted.
-    Tsume,
-}
-
-impl Rules {
-    /// The option value: `raw` or `tsume`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rules::Raw => "raw",
-            Rules::Tsume => "tsume",
-        }
-    }
-}
+pub use crate::solver::Rules;
 
 /// A `setoption` command, read. The `Bad…` variants carry the value given, which the
 /// engine reports (`info string`) while keeping the option as it was.
@@ -152,10 +135,9 @@ pub fn parse_setoption(args: &[&str]) -> SetOption {
             Ok(n) if (1..=MAX_THREADS).contains(&n) => SetOption::Threads(n),
             _ => SetOption::BadThreads(value.to_string()),
         },
-        "rules" => match lower.as_str() {
-            "raw" => SetOption::Rules(Rules::Raw),
-            "tsume" => SetOption::Rules(Rules::Tsume),
-            _ => SetOption::BadRules(value.to_string()),
+        "rules" => match lower.parse() {
+            Ok(rules) => SetOption::Rules(rules),
+            Err(_) => SetOption::BadRules(value.to_string()),
         },
         "filldefenderhand" => match lower.as_str() {
             "true" => SetOption::FillDefenderHand(true),

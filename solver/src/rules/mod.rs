@@ -2,15 +2,26 @@
 //! unvalidated) → [`position`] (validated, do/undo, [`zobrist`] keys), [`movegen`]
 //! (legal moves, evasions, checks) and [`perft`].
 
+#[allow(missing_docs)]
 pub mod attacks;
+#[allow(missing_docs)]
 pub mod bitboard;
+#[allow(missing_docs)]
 pub mod color;
+#[allow(missing_docs)]
 pub mod hand;
+#[allow(missing_docs)]
 pub mod movegen;
+#[allow(missing_docs)]
 pub mod moves;
 pub mod perft;
+#[allow(missing_docs)]
 pub mod piece;
+#[allow(missing_docs)]
 pub mod position;
+#[allow(missing_docs)]
 pub mod setup;
+#[allow(missing_docs)]
 pub mod square;
+#[allow(missing_docs)]
 pub mod zobrist;

@@ -39,9 +39,7 @@
 //! repeat a position), so no repetition bookkeeping is needed either.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 use crate::color::Color;
 use crate::dfpn::search::{Defences, Limits, Progress, ProgressCallback, Search, Stop};
@@ -52,21 +50,6 @@ use crate::position::Position;
 
 /// A value, or the limit that stopped the search before it was known.
 pub type Eval<T> = Result<T, Stop>;
-
-/// Bounds on the work of an [`Evaluator`].
-#[derive(Clone, Default)]
-pub struct EvalLimits {
-    /// Nodes per df-pn sub-search (the verifier's `--budget`).
-    pub per_search: Option<u64>,
-    /// Nodes in all.
-    pub total: Option<u64>,
-    pub deadline: Option<Instant>,
-    pub stop_flag: Option<Arc<AtomicBool>>,
-    /// Threads searching each sub-search together (0 or 1: alone).
-    pub threads: usize,
-    /// See [`SolveOptions::warm_up_nodes`](crate::dfpn::SolveOptions::warm_up_nodes).
-    pub warm_up_nodes: Option<u64>,
-}
 
 /// The raw game's search in [`Evaluator::bounds`] stops after this many times the nodes of
 /// the lower-bound game's proof of the same question, plus [`RAW_CAP_MIN`]. The minimum is
@@ -87,8 +70,11 @@ pub struct Evaluator<'t> {
     raw: &'t mut Table,
     lower_bound: &'t mut Table,
     memo: HashMap<(u64, i32), bool>,
+    /// The side that mates.
     pub attacker: Color,
-    pub limits: EvalLimits,
+    /// Its limits: `node_limit` for all its sub-searches together, `per_search` for each
+    /// (its own `on_progress` is used instead of theirs).
+    pub limits: Limits,
     /// Nodes searched by every sub-search so far.
     pub nodes: u64,
     /// Given to each sub-search (with the nodes of the earlier ones added).
@@ -102,7 +88,7 @@ impl<'t> Evaluator<'t> {
         raw: &'t mut Table,
         lower_bound: &'t mut Table,
         attacker: Color,
-        limits: EvalLimits,
+        limits: Limits,
     ) -> Evaluator<'t> {
         Evaluator {
             raw,
@@ -133,7 +119,7 @@ impl<'t> Evaluator<'t> {
             Defences::All => &mut *self.raw,
             Defences::Tsume | Defences::TsumeTwoPly => &mut *self.lower_bound,
         };
-        let left = self.limits.total.map(|t| t.saturating_sub(self.nodes));
+        let left = self.limits.node_limit.map(|t| t.saturating_sub(self.nodes));
         let limit = match (self.limits.per_search, left) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -149,6 +135,8 @@ impl<'t> Evaluator<'t> {
             stop_flag: self.limits.stop_flag.clone(),
             threads: self.limits.threads,
             warm_up_nodes: self.limits.warm_up_nodes,
+            per_search: None,
+            on_event: None,
             on_progress: self.on_progress.clone().map(|f| {
                 let before = self.nodes;
                 Arc::new(move |p: &Progress| {

@@ -2,36 +2,26 @@
 //!
 //! - [`evaluator`]: the exact "tsume-mate within r" predicate, useless interpositions
 //!   (無駄合) not counted;
-//! - [`solve`] (this module): the tsume length of a problem and its best-play line;
+//! - this module: the tsume solve behind [`Solver`](crate::Solver) (the tsume length of a
+//!   problem and its best-play line), and its building blocks;
 //! - [`verify`]: soundness of a problem (exact length, 変長, 駒余り, 余詰, 不要駒).
 
 pub mod evaluator;
 pub mod verify;
 
-use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::color::Color;
 use crate::dfpn::table::{Table, TableAllocError};
-use crate::dfpn::{
-    self, LineRules, Outcome, Progress, ProgressCallback, Recorder, SolveOptions, SolveReport, Stop,
-};
+use crate::dfpn::{self, Limits, Outcome, Progress, ProgressCallback, Recorder, SolveReport, Stop};
 use crate::hand::Hand;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-pub use evaluator::{EvalLimits, Evaluator};
+pub use evaluator::Evaluator;
 
-/// The answer under tsume rules.
-#[derive(Clone, Debug)]
-pub struct TsumeReport {
-    /// The outcome with the tsume best-play line, nodes and time of the whole solve; the
-    /// `proofs` hold the first raw mate, the upper bound the tsume length starts from.
-    pub report: SolveReport,
-    /// Other attacker moves that mate on the last move of the line (最終手余詰).
-    pub final_alternatives: Vec<Move>,
-}
+use crate::solver::Rules;
 
 /// The search, among equally long defences, for a line that leaves the attacker no pieces
 /// in hand: how many alternative sub-lines it may still try, and whether it ever ran out.
@@ -46,6 +36,7 @@ impl TieBreak {
     /// Alternative sub-lines tried, in all, before giving up.
     pub const TRIES: u32 = 64;
 
+    /// A search allowed [`TieBreak::TRIES`] alternative sub-lines.
     pub fn new() -> TieBreak {
         TieBreak::with_tries(Self::TRIES)
     }
@@ -83,17 +74,13 @@ impl Default for TieBreak {
 
 /// The two tables of a tsume-rules search: one for the raw game, one for the lower-bound
 /// game (results of the two games must never mix). `hash_mb` is split between them.
-pub struct Tables {
+pub(crate) struct Tables {
     pub raw: Table,
     pub lower_bound: Table,
 }
 
 impl Tables {
-    pub fn new(hash_mb: usize) -> Tables {
-        Tables::try_new(hash_mb).unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// [`Tables::new`], or an error when the memory cannot be allocated.
+    /// Tables of `hash_mb` MiB in all, or an error when the memory cannot be allocated.
     pub fn try_new(hash_mb: usize) -> Result<Tables, TableAllocError> {
         Ok(Tables {
             raw: Table::try_new(hash_mb.div_ceil(2).max(1))?,
@@ -108,124 +95,157 @@ impl Tables {
     }
 }
 
-thread_local! {
-    static THREAD_TABLES: RefCell<Option<(usize, Tables)>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` with this thread's [`Tables`] of `hash_mb` MiB, made on first use and kept for
-/// the next call (as they were left: clear them where that matters). For workers that
-/// verify or solve many small problems one after another: new tables would be zeroed
-/// megabytes for each (6–9 % of the generator's time).
-pub fn with_thread_tables<R>(hash_mb: usize, f: impl FnOnce(&mut Tables) -> R) -> R {
-    THREAD_TABLES.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.as_ref().is_none_or(|(mb, _)| *mb != hash_mb) {
-            *slot = Some((hash_mb, Tables::new(hash_mb)));
-        }
-        let (_, tables) = slot.as_mut().expect("just made");
-        f(tables)
-    })
-}
-
 /// The raw shortenings before the tsume evaluator get at most the first mate's nodes
 /// divided by this, plus [`SHORTENING_CAP_MIN`], each.
 const SHORTENING_CAP_DIVISOR: u64 = 4;
 const SHORTENING_CAP_MIN: u64 = 64;
 
-/// Solves `pos` under tsume rules: a first raw mate bounds the length from above, the
-/// lower-bound game's shortest mate from below, and the evaluator settles it between them.
-pub fn solve(pos: &Position, options: &SolveOptions) -> TsumeReport {
-    solve_with_tables(pos, options, &mut Tables::new(options.hash_mb))
-}
-
-/// [`solve`] in caller-provided tables (`options.hash_mb` is then unused), cleared first as
-/// in [`dfpn::solve_with_table`].
-pub fn solve_with_tables(
-    pos: &Position,
-    options: &SolveOptions,
-    tables: &mut Tables,
-) -> TsumeReport {
-    solve_for(pos, pos.side_to_move(), options, tables)
-}
-
-/// Solves `pos` with the *defender* to move (in check; the attacker is the other side)
-/// under tsume rules, in `tables` (cleared first): the defender's node of a problem, as a
-/// GUI stepping through a solution asks for it.
-///
-/// The tsume value of the defender's node is settled as at the attacker's (a raw mate
-/// bounds it from above, the lower-bound game from below, [`Evaluator::mate_and`] decides
-/// between them), and the line is a [`best_play_line`] from it: it starts with a longest
-/// counted defence — never a useless interposition (無駄合) — and goes on with best play to
-/// mate. Lengths count the plies from the defender's move. [`Outcome::NoMate`] when some
-/// defence escapes. Where every defence is a useless interposition the defender's node
-/// already counts as mated: the line is then empty.
-pub fn solve_defence_with_tables(
-    pos: &Position,
-    options: &SolveOptions,
-    tables: &mut Tables,
-) -> TsumeReport {
-    solve_for(pos, !pos.side_to_move(), options, tables)
-}
-
-/// [`solve_with_tables`] for a mate by `attacker`, whichever side is to move.
-fn solve_for(
+/// Solves `pos` for a mate by `attacker` (whichever side is to move) under tsume rules, in
+/// `tables` (cleared first), on a search thread of its own: a first raw mate bounds the
+/// length from above, the lower-bound game's shortest mate from below, and the evaluator
+/// settles it between them. With the defender to move the value of the defender's node is
+/// settled in the same way ([`Evaluator::mate_and`]), and the line starts with a longest
+/// counted defence, never a useless interposition.
+pub(crate) fn solve_in(
     pos: &Position,
     attacker: Color,
-    options: &SolveOptions,
+    options: &Limits,
     tables: &mut Tables,
-) -> TsumeReport {
+) -> SolveReport {
     tables.clear();
-    let Tables { raw, lower_bound } = tables;
     let start = Instant::now();
-    let mut recorder = Recorder::new(start, options);
-    let (outcome, first, nodes, final_alternatives) = dfpn::on_search_thread(|| {
-        let first = dfpn::first_mate_for_on_this_thread(pos, attacker, options, raw);
-        let upper = match first.length {
-            Ok(Some(len)) => len,
-            Ok(None) => return (Outcome::NoMate, first, 0, Vec::new()),
-            Err(stop) => return (Outcome::Unknown(stop), first, 0, Vec::new()),
+    let mut run = Run {
+        pos,
+        attacker,
+        options,
+        start,
+        recorder: Recorder::new(start, options),
+    };
+    let (first, found) = dfpn::on_search_thread(|| run.solve(tables));
+    let recorder = run.recorder;
+    let mate_so_far = match found.outcome {
+        Outcome::Unknown(_) => recorder.improvements.last().and_then(|i| i.line.clone()),
+        _ => None,
+    };
+    let proofs = match first.length {
+        Ok(Some(len)) => vec![(len, first.nodes)],
+        _ => Vec::new(),
+    };
+    SolveReport {
+        outcome: found.outcome,
+        nodes: first.nodes + found.nodes,
+        elapsed: start.elapsed(),
+        proofs,
+        mate_so_far,
+        improvements: recorder.improvements,
+        lower_bound: recorder.lower_bound,
+        final_alternatives: found.final_alternatives,
+    }
+}
+
+/// One tsume solve under way (on the search thread).
+struct Run<'a> {
+    pos: &'a Position,
+    attacker: Color,
+    options: &'a Limits,
+    start: Instant,
+    recorder: Recorder,
+}
+
+/// What a tsume solve found after its first raw mate.
+struct Found {
+    outcome: Outcome,
+    /// Nodes searched after the first raw mate.
+    nodes: u64,
+    final_alternatives: Vec<Move>,
+}
+
+impl Found {
+    /// The solve ended with `outcome` (not a tsume mate) after `nodes` more nodes.
+    fn ended(outcome: Outcome, nodes: u64) -> Found {
+        Found {
+            outcome,
+            nodes,
+            final_alternatives: Vec::new(),
+        }
+    }
+}
+
+impl Run<'_> {
+    /// The first raw mate, and what follows from it.
+    fn solve(&mut self, tables: &mut Tables) -> (dfpn::FirstMate, Found) {
+        let first = dfpn::first_mate(self.pos, self.attacker, self.options, &mut tables.raw);
+        let found = match first.length {
+            Ok(Some(upper)) => self.after_raw_mate(&first, upper, tables),
+            Ok(None) => Found::ended(Outcome::NoMate, 0),
+            Err(stop) => Found::ended(Outcome::Unknown(stop), 0),
         };
+        (first, found)
+    }
+
+    /// From a first raw mate of `upper` plies: its cheap shortenings, then the evaluator.
+    fn after_raw_mate(
+        &mut self,
+        first: &dfpn::FirstMate,
+        upper: u16,
+        tables: &mut Tables,
+    ) -> Found {
         // Until the tsume length is known, the answer is this raw mate: the tsume length
         // is at most its length (a raw mate within `r` is a tsume mate within `r`).
-        recorder.mate(upper, first.line.clone(), LineRules::Raw, first.nodes);
+        self.recorder
+            .mate(upper, first.line.clone(), Rules::Raw, first.nodes);
         // The raw game's proven shortenings come almost free from the first proof's tree:
         // the answer reaches its final length early wherever the raw and tsume lengths
         // agree, and the evaluator gets a tighter upper bound. Only the raw minimality
         // disproof is not wanted here, and it is given up at the cap.
-        let raw_limits = dfpn::Limits {
-            node_limit: options.node_limit.map(|n| n.saturating_sub(first.nodes)),
-            deadline: options.time_limit.map(|t| start + t),
-            stop_flag: options.stop_flag.clone(),
+        let raw_limits = Limits {
+            node_limit: self
+                .options
+                .node_limit
+                .map(|n| n.saturating_sub(first.nodes)),
             on_progress: None,
-            threads: options.threads,
-            warm_up_nodes: options.warm_up_nodes,
+            on_event: None,
+            ..self.options.clone()
         };
         let cap = first.nodes / SHORTENING_CAP_DIVISOR + SHORTENING_CAP_MIN;
-        let (shortened, shortening_nodes) = dfpn::shorten_cheaply_on_this_thread(
-            pos,
-            attacker,
+        let recorder = &mut self.recorder;
+        let (shortened, shortening_nodes) = dfpn::shorten_cheaply(
+            self.pos,
+            self.attacker,
             &raw_limits,
-            raw,
+            &mut tables.raw,
             upper,
             cap,
-            |len, line, n| recorder.mate(len, line, LineRules::Raw, first.nodes + n),
+            |len, line, n| recorder.mate(len, line, Rules::Raw, first.nodes + n),
         );
-        let before = first.nodes + shortening_nodes;
-        let upper = match shortened {
-            Ok(len) => len,
-            Err(stop) => return (Outcome::Unknown(stop), first, shortening_nodes, Vec::new()),
+        match shortened {
+            Ok(upper) => self.evaluate(tables, upper, first.nodes, shortening_nodes),
+            Err(stop) => Found::ended(Outcome::Unknown(stop), shortening_nodes),
+        }
+    }
+
+    /// The tsume value (the raw mate is within `upper` plies), the best-play line and the
+    /// other mating last moves, by the evaluator; `first_nodes + shortening_nodes` nodes
+    /// were searched before.
+    fn evaluate(
+        &mut self,
+        tables: &mut Tables,
+        upper: u16,
+        first_nodes: u64,
+        shortening_nodes: u64,
+    ) -> Found {
+        let before = first_nodes + shortening_nodes;
+        let limits = Limits {
+            node_limit: self.options.node_limit.map(|n| n.saturating_sub(before)),
+            on_progress: None,
+            on_event: None,
+            ..self.options.clone()
         };
-        let limits = EvalLimits {
-            per_search: None,
-            total: options.node_limit.map(|n| n.saturating_sub(before)),
-            deadline: options.time_limit.map(|t| start + t),
-            stop_flag: options.stop_flag.clone(),
-            threads: options.threads,
-            warm_up_nodes: options.warm_up_nodes,
-        };
-        let mut ev = Evaluator::new(raw, lower_bound, attacker, limits);
+        let Tables { raw, lower_bound } = tables;
+        let mut ev = Evaluator::new(raw, lower_bound, self.attacker, limits);
         // The evaluator's sub-searches report their progress as that of the whole solve.
-        ev.on_progress = options.on_progress.clone().map(|f| {
+        let start = self.start;
+        ev.on_progress = self.options.on_progress.clone().map(|f| {
             Arc::new(move |p: &Progress| {
                 f(&Progress {
                     nodes: before + p.nodes,
@@ -234,8 +254,9 @@ fn solve_for(
                 })
             }) as ProgressCallback
         });
-        let mut root = pos.clone();
+        let mut root = self.pos.clone();
         root.clear_history();
+        let recorder = &mut self.recorder;
         let mut on_lower_bound = |value: i32, nodes: u64| {
             // A value of at least `value` is a length of at least `value` (a line of value
             // `v` is `v` or `v + 2` plies long), and a mate is at least 1 ply.
@@ -246,46 +267,21 @@ fn solve_for(
         let nodes = |ev: &Evaluator| shortening_nodes + ev.nodes;
         let line = match line {
             Ok(line) => line,
-            Err(stop) => return (Outcome::Unknown(stop), first, nodes(&ev), Vec::new()),
+            Err(stop) => return Found::ended(Outcome::Unknown(stop), nodes(&ev)),
         };
         // Best play is proven: its length is the tsume length.
         let length = line.len() as u16;
-        recorder.lower_bound(length, before + ev.nodes);
-        recorder.mate(
-            length,
-            Some(line.clone()),
-            LineRules::Tsume,
-            before + ev.nodes,
-        );
+        self.recorder.lower_bound(length, before + ev.nodes);
+        self.recorder
+            .mate(length, Some(line.clone()), Rules::Tsume, before + ev.nodes);
         match final_alternatives(&mut ev, &mut root, &line) {
-            Ok(alternatives) => (
-                Outcome::Mate { moves: line },
-                first,
-                nodes(&ev),
-                alternatives,
-            ),
-            Err(stop) => (Outcome::Unknown(stop), first, nodes(&ev), Vec::new()),
+            Ok(alternatives) => Found {
+                outcome: Outcome::Mate { moves: line },
+                nodes: nodes(&ev),
+                final_alternatives: alternatives,
+            },
+            Err(stop) => Found::ended(Outcome::Unknown(stop), nodes(&ev)),
         }
-    });
-    let mate_so_far = match outcome {
-        Outcome::Unknown(_) => recorder.improvements.last().and_then(|i| i.line.clone()),
-        _ => None,
-    };
-    let proofs = match first.length {
-        Ok(Some(len)) => vec![(len, first.nodes)],
-        _ => Vec::new(),
-    };
-    TsumeReport {
-        report: SolveReport {
-            outcome,
-            nodes: first.nodes + nodes,
-            elapsed: start.elapsed(),
-            proofs,
-            mate_so_far,
-            improvements: recorder.improvements,
-            lower_bound: recorder.lower_bound,
-        },
-        final_alternatives,
     }
 }
 
@@ -538,29 +534,23 @@ pub struct DefenderPly {
 }
 
 /// The defender's alternatives, with their values, at each defender ply of `line` (a
-/// best-play line of `pos` under tsume rules), searched with fresh tables of
-/// `options.hash_mb` and within its limits.
-pub fn variations(
+/// best-play line of `pos` under tsume rules), searched in `tables` as they are (what a
+/// solve of `pos` left there is reused) and within `limits`, on a search thread.
+pub(crate) fn variations_in(
     pos: &Position,
     line: &[Move],
-    options: &SolveOptions,
+    limits: &Limits,
+    tables: &mut Tables,
 ) -> Result<Vec<DefenderPly>, Stop> {
-    let Tables {
-        mut raw,
-        mut lower_bound,
-    } = Tables::new(options.hash_mb);
-    let start = Instant::now();
-    let limits = EvalLimits {
-        per_search: None,
-        total: options.node_limit,
-        deadline: options.time_limit.map(|t| start + t),
-        stop_flag: options.stop_flag.clone(),
-        threads: options.threads,
-        warm_up_nodes: options.warm_up_nodes,
+    let limits = Limits {
+        on_progress: None,
+        on_event: None,
+        ..limits.clone()
     };
     let attacker = pos.side_to_move();
+    let Tables { raw, lower_bound } = tables;
     dfpn::on_search_thread(|| {
-        let mut ev = Evaluator::new(&mut raw, &mut lower_bound, attacker, limits);
+        let mut ev = Evaluator::new(raw, lower_bound, attacker, limits);
         let mut p = pos.clone();
         p.clear_history();
         let mut plies = Vec::new();

@@ -6,11 +6,11 @@
 use std::fmt;
 
 use super::{
-    best_play_line, final_alternatives, hand_after_line, line_value, tsume_value, EvalLimits,
-    Evaluator, Tables, TieBreak,
+    best_play_line, final_alternatives, hand_after_line, line_value, tsume_value, Evaluator,
+    Tables, TieBreak,
 };
 use crate::dfpn::table::Table;
-use crate::dfpn::{self, SolveOptions, Stop};
+use crate::dfpn::{self, Limits, Stop};
 use crate::hand::Hand;
 use crate::movegen::{self, CheckInfo};
 use crate::moves::{Move, MoveList};
@@ -19,12 +19,13 @@ use crate::position::Position;
 use crate::setup::Setup;
 use crate::square::Square;
 
-#[derive(Clone, Debug)]
+/// What [`Solver::verify`](crate::Solver::verify) checks, and its limits.
+#[derive(Clone)]
 pub struct VerifyOptions {
-    /// Nodes per sub-search; one exhausted makes the verdict unproven.
-    pub budget: u64,
-    /// Transposition tables in MiB (split between the raw and the lower-bound games).
-    pub hash_mb: usize,
+    /// `per_search`: nodes per sub-search (the `--budget`; one exhausted makes the verdict
+    /// unproven; `None`: unbounded); `threads` and `warm_up_nodes` for each sub-search;
+    /// `deadline` and `stop_flag` stop everything (unproven). `node_limit` is not used.
+    pub limits: Limits,
     /// Check every piece for 不要駒 (the most expensive part).
     pub check_unnecessary: bool,
     /// Tolerate, at a non-final attacker move, the same move with the other promotion
@@ -32,29 +33,38 @@ pub struct VerifyOptions {
     /// usual convention of problem books calls it a blemish, not a cook. Tolerated twins
     /// are listed in [`Verdict::promotion_choices`].
     pub allow_promotion_choice: bool,
-    /// Threads searching each sub-search together (1: alone).
-    pub threads: usize,
-    /// See [`SolveOptions::warm_up_nodes`].
-    pub warm_up_nodes: Option<u64>,
+}
+
+impl VerifyOptions {
+    /// The default `--budget`: nodes per sub-search.
+    pub const BUDGET: u64 = 2_000_000;
+
+    /// The default options with `budget` nodes per sub-search.
+    pub fn with_budget(budget: u64) -> VerifyOptions {
+        VerifyOptions {
+            limits: Limits {
+                per_search: Some(budget),
+                threads: 1,
+                ..Limits::default()
+            },
+            check_unnecessary: true,
+            allow_promotion_choice: false,
+        }
+    }
 }
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions {
-            budget: 2_000_000,
-            hash_mb: 64,
-            check_unnecessary: true,
-            allow_promotion_choice: false,
-            threads: 1,
-            warm_up_nodes: None,
-        }
+        VerifyOptions::with_budget(VerifyOptions::BUDGET)
     }
 }
 
 /// A piece that can be taken out of a problem: on a square, or in the attacker's hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PieceAt {
+    /// A piece of this kind on this square.
     Board(Square, PieceKind),
+    /// A piece of this kind in the attacker's hand.
     Hand(PieceKind),
 }
 
@@ -83,18 +93,34 @@ pub enum Flaw {
     /// No mate at all.
     NoMate,
     /// The claimed solution is not a mating line.
-    BadSolution { ply: usize, reason: String },
+    BadSolution {
+        /// The first ply that is wrong.
+        ply: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The best-play value differs from the claimed solution's length.
-    Length { best: usize, claimed: usize },
+    Length {
+        /// The best-play value.
+        best: usize,
+        /// The claimed solution's length.
+        claimed: usize,
+    },
     /// 変長: at this defender ply a longer defence than the solution's exists.
-    LongerDefence { ply: usize },
+    LongerDefence {
+        /// The defender ply.
+        ply: usize,
+    },
     /// 駒余り: the attacker ends with these pieces in hand.
     Leftover(Hand),
     /// 余詰: at this attacker ply another check also mates. `promotion_choice`: it is the
     /// solution's move with the other promotion choice (成生非限定).
     SecondSolution {
+        /// The attacker ply.
         ply: usize,
+        /// The other mating check.
         mv: Move,
+        /// It is the solution's move with the other promotion choice.
         promotion_choice: bool,
     },
     /// 不要駒: the problem stays sound without this piece.
@@ -164,6 +190,7 @@ impl fmt::Display for Flaw {
 /// The verdict on one problem.
 #[derive(Clone, Debug, Default)]
 pub struct Verdict {
+    /// What is wrong (empty: sound).
     pub flaws: Vec<Flaw>,
     /// The best-play value under tsume rules, when proven.
     pub length: Option<usize>,
@@ -179,10 +206,12 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// No flaw found: the problem is sound.
     pub fn is_sound(&self) -> bool {
         self.flaws.is_empty()
     }
 
+    /// Some check ran out of budget (or time): the verdict is not known.
     pub fn is_unproven(&self) -> bool {
         self.flaws.iter().any(|f| matches!(f, Flaw::Unproven(_)))
     }
@@ -214,15 +243,10 @@ fn check_setup(setup: &Setup) -> Result<Position, Flaw> {
     Ok(pos)
 }
 
-/// Verifies one problem, with the claimed solution if given (USI moves).
-pub fn verify(setup: &Setup, claimed: Option<&[String]>, options: &VerifyOptions) -> Verdict {
-    verify_with_tables(setup, claimed, options, &mut Tables::new(options.hash_mb))
-}
-
-/// [`verify`] in caller-provided tables (`options.hash_mb` is then unused), cleared first so
-/// that the verdict does not depend on earlier calls: a caller verifying many problems
-/// keeps one set of tables instead of zeroing new ones for each.
-pub fn verify_with_tables(
+/// Verifies one problem, with the claimed solution if given (USI moves), in `tables`
+/// (cleared first, so that the verdict does not depend on earlier calls), on a search
+/// thread.
+pub(crate) fn verify_in(
     setup: &Setup,
     claimed: Option<&[String]>,
     options: &VerifyOptions,
@@ -269,29 +293,33 @@ enum Solved {
 }
 
 impl Verifier<'_> {
-    fn limits(&self) -> EvalLimits {
-        self.limits_with(self.options.budget)
+    /// Nodes per sub-search.
+    fn budget(&self) -> u64 {
+        self.options.limits.per_search.unwrap_or(u64::MAX)
     }
 
-    fn limits_with(&self, budget: u64) -> EvalLimits {
-        EvalLimits {
+    fn limits(&self) -> Limits {
+        self.limits_with(self.budget())
+    }
+
+    fn limits_with(&self, budget: u64) -> Limits {
+        Limits {
+            node_limit: None,
             per_search: Some(budget),
-            threads: self.options.threads,
-            warm_up_nodes: self.options.warm_up_nodes,
-            ..EvalLimits::default()
+            on_progress: None,
+            on_event: None,
+            ..self.options.limits.clone()
         }
     }
 
     /// The tsume value of `pos` (raw search first, then the evaluator).
     fn value(&mut self, pos: &Position) -> Solved {
-        let options = SolveOptions {
-            hash_mb: 0,
-            node_limit: Some(self.options.budget),
-            threads: self.options.threads,
-            warm_up_nodes: self.options.warm_up_nodes,
-            ..SolveOptions::default()
+        let limits = Limits {
+            node_limit: Some(self.budget()),
+            per_search: None,
+            ..self.limits()
         };
-        let first = dfpn::first_mate_on_this_thread(pos, &options, self.raw);
+        let first = dfpn::first_mate(pos, pos.side_to_move(), &limits, self.raw);
         self.nodes += first.nodes;
         let raw_length = match first.length {
             Ok(Some(len)) => len,
@@ -434,7 +462,7 @@ impl Verifier<'_> {
             let pieces = removable_pieces(pos);
             let mut found: Vec<Option<Flaw>> = vec![None; pieces.len()];
             let mut pending: Vec<usize> = (0..pieces.len()).collect();
-            for (budget, last) in round_budgets(self.options.budget) {
+            for (budget, last) in round_budgets(self.budget()) {
                 let mut left = Vec::new();
                 for i in pending {
                     let piece = pieces[i];

@@ -1,4 +1,4 @@
-//! `dfpn::solve` on one position, as `tsume solve` runs it (same options, a 1 GiB stack), but
+//! A raw solve of one position, as `tsume solve --rules raw` runs it (same options), but
 //! also printing every mate proven on the way to the shortest (`SolveReport::proofs`) with the
 //! time at which it was proven, and the peak RSS. Answers "was a mate proven within the limit?"
 //! even when the shortening did not finish (the CLI then prints only `unknown`).
@@ -8,8 +8,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tsume_solver::dfpn::{self, Outcome, Progress, SolveOptions};
-use tsume_solver::Position;
+use tsume_solver::dfpn::{Outcome, Progress};
+use tsume_solver::{Limits, Position, Rules, Solver};
 
 fn peak_rss_mb() -> f64 {
     // SAFETY: getrusage fills the zeroed struct.
@@ -37,20 +37,17 @@ fn main() {
     // Progress samples (nodes, seconds), about one a second, to time the proofs.
     let samples: Arc<Mutex<Vec<(u64, f64)>>> = Arc::default();
     let s2 = samples.clone();
-    let options = SolveOptions {
-        hash_mb: hash,
-        time_limit,
+    // The tables first: the time limit starts after them, as in `tsume solve`.
+    let mut solver = Solver::new(hash);
+    solver.prepare(Rules::Raw).expect("tables of --hash MiB");
+    let options = Limits {
         on_progress: Some(Arc::new(move |p: &Progress| {
             s2.lock().unwrap().push((p.nodes, p.elapsed.as_secs_f64()))
         })),
-        ..SolveOptions::default()
-    };
-    let report = std::thread::Builder::new()
-        .stack_size(1 << 30)
-        .spawn(move || dfpn::solve(&pos, &options))
-        .unwrap()
-        .join()
-        .unwrap();
+        ..Limits::default()
+    }
+    .with_time_limit(time_limit);
+    let report = solver.solve(&pos, &options, Rules::Raw);
     let (status, len) = match &report.outcome {
         Outcome::Mate { moves } => ("mate".to_string(), Some(moves.len())),
         Outcome::NoMate => ("nomate".to_string(), None),
