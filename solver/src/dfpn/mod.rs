@@ -20,6 +20,7 @@ pub mod search;
 pub mod stats;
 pub mod table;
 pub use parallel::WARM_UP_NODES;
+pub(crate) use parallel::{side_by_side, side_by_side_with};
 mod thresholds;
 
 use std::time::{Duration, Instant};
