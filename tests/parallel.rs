@@ -172,3 +172,65 @@ fn verify_inside_a_problem_at_4_threads() {
     options.limits.warm_up_nodes = Some(0);
     assert_eq!(common::check_verify_cases(&options, 16), 12);
 }
+
+/// The verdict of every problem of the verify test sets (the rules doc's cases, the mined
+/// 余詰 and 成生 positions, with and without their claimed solutions' promotion twins
+/// tolerated) as text: flaws, length, line, final alternatives and tolerated twins.
+fn verdicts(threads: usize) -> Vec<String> {
+    use tsume_solver::tsume::verify::VerifyOptions;
+    let mut out = Vec::new();
+    let mut solver = tsume_solver::Solver::new(16);
+    for (file, allow) in [
+        ("verify_cases.txt", false),
+        ("verify_yozume.txt", false),
+        ("verify_promotion_choice.txt", false),
+        ("verify_promotion_choice.txt", true),
+    ] {
+        let mut options = VerifyOptions {
+            allow_promotion_choice: allow,
+            ..VerifyOptions::default()
+        };
+        options.limits.threads = threads;
+        let text = common::read_data(file);
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let problem = line.split(['|', '#']).next().unwrap().trim();
+            let (sfen, claimed) = match problem.split_once(" moves ") {
+                Some((s, m)) => (s, Some(m.split_whitespace().map(String::from).collect())),
+                None => (problem, None::<Vec<String>>),
+            };
+            let setup: tsume_solver::Setup = sfen.parse().expect("valid SFEN");
+            let v = solver.verify(&setup, claimed.as_deref(), &options);
+            let show = |moves: &[tsume_solver::moves::Move]| {
+                moves.iter().map(|m| m.to_string()).collect::<Vec<_>>()
+            };
+            out.push(format!(
+                "{problem}: {:?} length {:?} final {:?} twins {:?}",
+                v.flaws.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
+                v.length,
+                show(&v.final_alternatives),
+                v.promotion_choices
+                    .iter()
+                    .map(|(p, m)| format!("{p} {m}"))
+                    .collect::<Vec<_>>(),
+            ));
+        }
+    }
+    out
+}
+
+/// `tsume verify` with threads inside a problem (the 余詰 checks and the 不要駒 questions
+/// side by side, with the default warm-up) gives verdicts identical to one thread's.
+#[test]
+fn verify_verdicts_at_2_and_3_threads_are_those_of_1() {
+    let one = verdicts(1);
+    assert_eq!(one.len(), 58);
+    for threads in [2, 3] {
+        let many = verdicts(threads);
+        for (a, b) in one.iter().zip(&many) {
+            assert_eq!(a, b, "{threads} threads");
+        }
+    }
+}

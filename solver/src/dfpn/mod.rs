@@ -26,6 +26,7 @@ pub mod stats;
 #[allow(missing_docs)] // the search's own (issue 24 item 2)
 pub mod table;
 pub use parallel::WARM_UP_NODES;
+pub(crate) use parallel::{side_by_side, side_by_side_with};
 mod thresholds;
 
 use std::time::{Duration, Instant};

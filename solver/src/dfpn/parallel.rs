@@ -21,7 +21,7 @@
 //! nodes: most of the many small searches of the tsume evaluator and of `tsume verify` end
 //! before, and would spend more on starting threads than they save.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 use super::search::*;
@@ -222,6 +222,70 @@ impl<'t> Search<'t> {
     }
 }
 
+/// `f(i, &items[i])` for every item, `threads` (at least one) at a time side by side, the
+/// results in the items' order: for independent questions such as the 余詰 and 不要駒
+/// checks of `tsume verify`, many small searches each too small to split. The calling
+/// thread takes its share; the others are search threads with deep stacks (one that
+/// cannot be started leaves fewer). Items are handed out in order, so with one thread
+/// this is a plain loop on the calling thread. `f` may skip an item it finds no longer
+/// needed (returning a value that says so), e.g. after an earlier item settled the
+/// question.
+pub fn side_by_side<T: Sync, R: Send>(
+    threads: usize,
+    items: &[T],
+    f: impl Fn(usize, &T) -> R + Sync,
+) -> Vec<R> {
+    side_by_side_with(threads, items, f, || ())
+}
+
+/// [`side_by_side`] that calls `helper_done` once for each of the `threads − 1` helper
+/// threads it was allowed: when that helper finds no item left (or at once, for a helper
+/// not started). The tsume evaluator gives the thread back to its pool there, so that a
+/// question still running can split its own questions.
+pub fn side_by_side_with<T: Sync, R: Send>(
+    threads: usize,
+    items: &[T],
+    f: impl Fn(usize, &T) -> R + Sync,
+    helper_done: impl Fn() + Sync,
+) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(item) = items.get(i) else {
+                return done;
+            };
+            done.push((i, f(i, item)));
+        }
+    };
+    let helpers = threads.max(1) - 1;
+    let wanted = helpers.min(items.len().saturating_sub(1));
+    let mut done = if wanted == 0 {
+        (0..helpers).for_each(|_| helper_done());
+        work()
+    } else {
+        std::thread::scope(|scope| {
+            let helper = || {
+                let done = work();
+                helper_done();
+                done
+            };
+            let handles: Vec<_> = (0..wanted)
+                .filter_map(|_| super::spawn_search_thread(scope, "tsume-side", helper).ok())
+                .collect();
+            (handles.len()..helpers).for_each(|_| helper_done());
+            let mut done = work();
+            for h in handles {
+                done.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            }
+            done
+        })
+    };
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,5 +312,34 @@ mod tests {
         marks.leave(s);
         assert_eq!(marks.count(s), 1);
         assert_ne!(Marks::slot(42, m), Marks::slot(43, m));
+    }
+
+    #[test]
+    fn side_by_side_keeps_the_order_at_any_thread_count() {
+        let items: Vec<u64> = (0..100).collect();
+        for threads in [0, 1, 2, 8, 200] {
+            let squares = side_by_side(threads, &items, |i, &x| (i as u64, x * x));
+            assert_eq!(squares.len(), 100);
+            assert!(squares.iter().all(|&(i, sq)| sq == i * i));
+        }
+        assert!(side_by_side(4, &[] as &[u8], |_, _| ()).is_empty());
+    }
+
+    #[test]
+    fn side_by_side_gives_back_every_helper_it_was_allowed() {
+        for (threads, items) in [(1, 5), (4, 0), (4, 1), (4, 2), (4, 10), (9, 3)] {
+            let given_back = AtomicUsize::new(0);
+            let list: Vec<usize> = (0..items).collect();
+            let out = side_by_side_with(
+                threads,
+                &list,
+                |_, &x| x,
+                || {
+                    given_back.fetch_add(1, Relaxed);
+                },
+            );
+            assert_eq!(out, list);
+            assert_eq!(given_back.load(Relaxed), threads - 1, "{threads} {items}");
+        }
     }
 }

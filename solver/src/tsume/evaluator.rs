@@ -38,8 +38,10 @@
 //! budget the predicate does not depend on the path (a mate within a bound never needs to
 //! repeat a position), so no repetition bookkeeping is needed either.
 
-use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
+
+use dashmap::DashMap;
 
 use crate::color::Color;
 use crate::dfpn::search::{Defences, Limits, Progress, ProgressCallback, Search, Stop};
@@ -59,6 +61,11 @@ pub type Eval<T> = Result<T, Stop>;
 const RAW_CAP_FACTOR: u64 = 4;
 const RAW_CAP_MIN: u64 = 100_000;
 
+/// A defender node splits its defences' questions among spare threads only when the
+/// bounding games spent at least this many nodes on it (smaller questions end before a
+/// thread would start).
+const SIDE_BY_SIDE_MIN_NODES: u64 = 2_000;
+
 /// The table key (in either game, from a root with no interposition flag) of the position
 /// after `m`.
 fn table_key_after(pos: &Position, m: Move) -> u64 {
@@ -67,9 +74,14 @@ fn table_key_after(pos: &Position, m: Move) -> u64 {
 
 /// Decides tsume-rules mate predicates for positions of one problem (one attacker).
 pub struct Evaluator<'t> {
-    raw: &'t mut Table,
-    lower_bound: &'t mut Table,
-    memo: HashMap<(u64, i32), bool>,
+    raw: &'t Table,
+    lower_bound: &'t Table,
+    /// Shared with the forks (answers are exact, so whoever stores one first is right).
+    memo: Arc<DashMap<(u64, i32), bool>>,
+    /// Threads of the problem not in use, shared with the forks: a defender node takes
+    /// some to decide its defences side by side and gives each back as it runs out of
+    /// defences to decide.
+    spare: Arc<AtomicUsize>,
     /// The side that mates.
     pub attacker: Color,
     /// Its limits: `node_limit` for all its sub-searches together, `per_search` for each
@@ -90,14 +102,69 @@ impl<'t> Evaluator<'t> {
         attacker: Color,
         limits: Limits,
     ) -> Evaluator<'t> {
+        Evaluator::in_shared_tables(raw, lower_bound, attacker, limits)
+    }
+
+    /// [`Evaluator::new`] in tables that other evaluators may be searching at the same time
+    /// (see [`Evaluator::fork`]).
+    pub fn in_shared_tables(
+        raw: &'t Table,
+        lower_bound: &'t Table,
+        attacker: Color,
+        limits: Limits,
+    ) -> Evaluator<'t> {
+        let spare = Arc::new(AtomicUsize::new(limits.threads.max(1) - 1));
         Evaluator {
             raw,
             lower_bound,
-            memo: HashMap::new(),
+            memo: Arc::new(DashMap::new()),
+            spare,
             attacker,
             limits,
             nodes: 0,
             on_progress: None,
+        }
+    }
+
+    /// A new evaluator of the same problem in the same tables, with an empty memo, no
+    /// nodes counted, no progress reports, and `threads` threads per sub-search: one of
+    /// several that decide independent questions side by side (their answers are exact
+    /// whatever the others store meanwhile: the tables are shared without a lock as by the
+    /// threads of one parallel search). A total node limit becomes what is left of it, for
+    /// each fork.
+    pub fn fork(&self, threads: usize) -> Evaluator<'t> {
+        let limits = Limits {
+            node_limit: self.limits.node_limit.map(|t| t.saturating_sub(self.nodes)),
+            threads,
+            ..self.limits.clone()
+        };
+        Evaluator {
+            raw: self.raw,
+            lower_bound: self.lower_bound,
+            memo: self.memo.clone(),
+            spare: self.spare.clone(),
+            attacker: self.attacker,
+            limits,
+            nodes: 0,
+            on_progress: None,
+        }
+    }
+
+    /// Up to `wanted` spare threads of the problem, taken (none: `0`).
+    fn take_spare(&self, wanted: usize) -> usize {
+        let mut spare = self.spare.load(Relaxed);
+        loop {
+            let take = spare.min(wanted);
+            if take == 0 {
+                return 0;
+            }
+            match self
+                .spare
+                .compare_exchange_weak(spare, spare - take, Relaxed, Relaxed)
+            {
+                Ok(_) => return take,
+                Err(now) => spare = now,
+            }
         }
     }
 
@@ -116,8 +183,8 @@ impl<'t> Evaluator<'t> {
         cap: Option<u64>,
     ) -> Eval<(Kind, u16)> {
         let table = match defences {
-            Defences::All => &mut *self.raw,
-            Defences::Tsume | Defences::TsumeTwoPly => &mut *self.lower_bound,
+            Defences::All => self.raw,
+            Defences::Tsume | Defences::TsumeTwoPly => self.lower_bound,
         };
         let left = self.limits.node_limit.map(|t| t.saturating_sub(self.nodes));
         let limit = match (self.limits.per_search, left) {
@@ -263,7 +330,7 @@ impl<'t> Evaluator<'t> {
     /// The definition at an attacker node the bounds did not settle: some check mates.
     /// The checks the bounding games' tables already know to mate go first: every other
     /// check tried before the mating one costs a disproof.
-    fn expand_or(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
+    fn expand_or(&mut self, pos: &mut Position, r: i32, _hard: bool) -> Eval<bool> {
         for m in self.checks_likeliest_first(pos, r - 1) {
             pos.do_move(m);
             let ok = self.mate_and(pos, r - 1);
@@ -309,15 +376,19 @@ impl<'t> Evaluator<'t> {
         &mut self,
         pos: &mut Position,
         r: i32,
-        expand: fn(&mut Self, &mut Position, i32) -> Eval<bool>,
+        expand: fn(&mut Self, &mut Position, i32, bool) -> Eval<bool>,
     ) -> Eval<bool> {
         let key = (pos.full_key(), r);
-        if let Some(&v) = self.memo.get(&key) {
+        if let Some(v) = self.memo.get(&key).map(|v| *v) {
             return Ok(v);
         }
+        let before = self.nodes;
         let value = match self.bounds(pos, r)? {
             Some(v) => v,
-            None => expand(self, pos, r)?,
+            None => {
+                let hard = self.nodes - before >= SIDE_BY_SIDE_MIN_NODES;
+                expand(self, pos, r, hard)?
+            }
         };
         self.memo.insert(key, value);
         Ok(value)
@@ -379,14 +450,71 @@ impl<'t> Evaluator<'t> {
     /// defence mate within `r − 1`, or a useless interposition (judged from the king
     /// outward, see [`Evaluator::is_useless_interposition`]; its questions about the nearer
     /// defences are memoised, so each is searched once per node).
-    fn expand_and(&mut self, pos: &mut Position, r: i32) -> Eval<bool> {
+    fn expand_and(&mut self, pos: &mut Position, r: i32, hard: bool) -> Eval<bool> {
         let (others, interpositions) = split_evasions(pos);
+        let count = others.len() + interpositions.len();
+        if hard && count >= 2 {
+            let helpers = self.take_spare(count - 1);
+            if helpers > 0 {
+                let defences: Vec<Move> = others.into_iter().chain(interpositions).collect();
+                return self.expand_and_side_by_side(pos, r, &defences, helpers);
+            }
+        }
         for &d in others.iter().chain(&interpositions) {
             pos.do_move(d);
             let within = self.mate_or(pos, r - 1);
             pos.undo_move();
             if !within? && !self.is_useless_interposition(pos, d, r)? {
                 return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Evaluator::expand_and`] with the defences decided side by side by forks of this
+    /// evaluator on `helpers` spare threads besides this one (given back as they run out of
+    /// defences). The answer is the one-by-one loop's: the first defence in order that is
+    /// not mate (or whose search stopped) decides it; a defence after one known to refute
+    /// is not searched.
+    fn expand_and_side_by_side(
+        &mut self,
+        pos: &Position,
+        r: i32,
+        defences: &[Move],
+        helpers: usize,
+    ) -> Eval<bool> {
+        let refuted = AtomicUsize::new(usize::MAX);
+        let this = &*self;
+        let spare = &self.spare;
+        let results = crate::dfpn::side_by_side_with(
+            helpers + 1,
+            defences,
+            |i, &d| {
+                if refuted.load(Relaxed) < i {
+                    return (None, 0);
+                }
+                let mut fork = this.fork(1);
+                let mut p = pos.clone();
+                p.do_move(d);
+                let within = fork.mate_or(&mut p, r - 1);
+                p.undo_move();
+                let answer = within
+                    .and_then(|within| Ok(within || fork.is_useless_interposition(&mut p, d, r)?));
+                if answer != Ok(true) {
+                    refuted.fetch_min(i, Relaxed);
+                }
+                (Some(answer), fork.nodes)
+            },
+            || {
+                spare.fetch_add(1, Relaxed);
+            },
+        );
+        self.nodes += results.iter().map(|&(_, n)| n).sum::<u64>();
+        for (answer, _) in results {
+            match answer {
+                Some(Ok(true)) => {}
+                Some(other) => return other,
+                None => unreachable!("skipped only after an earlier refutation"),
             }
         }
         Ok(true)

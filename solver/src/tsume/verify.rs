@@ -4,6 +4,7 @@
 //! verdict "unproven", never "sound".
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use super::{
     best_play_line, final_alternatives, hand_after_line, line_value, tsume_value, Evaluator,
@@ -462,11 +463,19 @@ impl Verifier<'_> {
             let pieces = removable_pieces(pos);
             let mut found: Vec<Option<Flaw>> = vec![None; pieces.len()];
             let mut pending: Vec<usize> = (0..pieces.len()).collect();
+            let threads = self.options.limits.threads.max(1);
             for (budget, last) in round_budgets(self.budget()) {
+                // Side by side, each piece's question alone when there are enough of them.
+                let per_piece = (threads / pending.len().max(1)).max(1);
+                let this = &*self;
+                let results = crate::dfpn::side_by_side(threads, &pending, |_, &i| {
+                    this.sound_without(pos, pieces[i], value, budget, per_piece)
+                });
                 let mut left = Vec::new();
-                for i in pending {
+                for (i, (result, nodes)) in pending.into_iter().zip(results) {
+                    self.nodes += nodes;
                     let piece = pieces[i];
-                    found[i] = match self.sound_without(pos, piece, value, budget) {
+                    found[i] = match result {
                         Ok(true) => Some(Flaw::Unnecessary(piece)),
                         Ok(false) => None,
                         Err(Stop::Nodes) if !last => {
@@ -487,20 +496,25 @@ impl Verifier<'_> {
     }
 
     /// Whether the problem with `piece` moved into the defender's hand is still sound with
-    /// the same value (then the piece is unnecessary).
+    /// the same value (then the piece is unnecessary), searched with `threads` threads in
+    /// the shared tables; with the nodes searched.
     fn sound_without(
-        &mut self,
+        &self,
         pos: &Position,
         piece: PieceAt,
         value: i32,
         budget: u64,
-    ) -> Result<bool, Stop> {
+        threads: usize,
+    ) -> (Result<bool, Stop>, u64) {
         let Ok(reduced) = Position::from_setup(&without_piece(&pos.to_setup(), piece)) else {
-            return Ok(false);
+            return (Ok(false), 0);
         };
-        let limits = self.limits_with(budget);
+        let limits = Limits {
+            threads,
+            ..self.limits_with(budget)
+        };
         let attacker = reduced.side_to_move();
-        let mut ev = Evaluator::new(self.raw, self.lower_bound, attacker, limits);
+        let mut ev = Evaluator::in_shared_tables(self.raw, self.lower_bound, attacker, limits);
         let mut root = reduced.clone();
         let mut tie_break = TieBreak::new();
         let result = (|| {
@@ -523,8 +537,7 @@ impl Verifier<'_> {
                 .cook
                 .is_none())
         })();
-        self.nodes += ev.nodes;
-        result
+        (result, ev.nodes)
     }
 }
 
@@ -687,23 +700,18 @@ fn second_solution(
     let full = ev.limits.per_search;
     for (budget, last) in round_budgets(full.unwrap_or(u64::MAX)) {
         ev.limits.per_search = Some(budget);
+        // A cook at an earlier ply (or this one) is already proven: not searched again.
+        let cook_ply = others.cook.as_ref().and_then(Flaw::ply);
+        pending.retain(|&(ply, _, _)| cook_ply.is_none_or(|p| p > ply));
+        let results = mates_side_by_side(ev, root, line, &pending, allow_twins);
         let mut left = Vec::new();
-        for &(ply, other, m) in &pending {
-            if others
-                .cook
-                .as_ref()
-                .and_then(Flaw::ply)
-                .is_some_and(|p| p <= ply)
-            {
-                // A cook at an earlier ply is already proven.
-                continue;
+        // In the order of the line, as if one after the other: the checks are in the order
+        // of their plies, so everything after the first cook is left (and was skipped).
+        for (&(ply, other, m), result) in pending.iter().zip(results) {
+            if others.cook.is_some() {
+                break;
             }
-            let mut pos = root.clone();
-            for &mv in &line[..ply - 1] {
-                pos.do_move(mv);
-            }
-            pos.do_move(other);
-            match ev.raw_mate_exists(&pos) {
+            match result.expect("searched: no cook before it") {
                 Ok(true) => {
                     let promotion_choice = is_promotion_twin(m, other);
                     if allow_twins && promotion_choice {
@@ -737,6 +745,43 @@ fn second_solution(
         (None, Some(e)) => Err(e),
         _ => Ok(others),
     }
+}
+
+/// Whether each of the `checks` (ply, the other check, the solution's move there) along
+/// `line` mates at all (in the raw game, within `ev`'s limits), searched side by side with
+/// `ev`'s threads (each search alone when there are at least as many checks as threads).
+/// `None` for a check not searched because one earlier in the list is already a cook (a
+/// mating check that is not a tolerated promotion twin): the caller stops at that one.
+fn mates_side_by_side(
+    ev: &mut Evaluator,
+    root: &Position,
+    line: &[Move],
+    checks: &[(usize, Move, Move)],
+    allow_twins: bool,
+) -> Vec<Option<Result<bool, Stop>>> {
+    let threads = ev.limits.threads.max(1);
+    let per_search = (threads / checks.len().max(1)).max(1);
+    // The index of the first cook found so far.
+    let first_cook = AtomicUsize::new(usize::MAX);
+    let forks = &*ev;
+    let results = crate::dfpn::side_by_side(threads, checks, |i, &(ply, other, m)| {
+        if first_cook.load(Relaxed) < i {
+            return (None, 0);
+        }
+        let mut pos = root.clone();
+        for &mv in &line[..ply - 1] {
+            pos.do_move(mv);
+        }
+        pos.do_move(other);
+        let mut fork = forks.fork(per_search);
+        let result = fork.raw_mate_exists(&pos);
+        if result == Ok(true) && !(allow_twins && is_promotion_twin(m, other)) {
+            first_cook.fetch_min(i, Relaxed);
+        }
+        (Some(result), fork.nodes)
+    });
+    ev.nodes += results.iter().map(|&(_, n)| n).sum::<u64>();
+    results.into_iter().map(|(r, _)| r).collect()
 }
 
 /// Every non-king piece on the board, and each kind in the attacker's hand.
