@@ -119,7 +119,7 @@ fn by_remaining(stats: &Stats) {
 fn visits_per_or_node(ors: &[&Node]) {
     let edges = [1, 2, 4, 16, 64, 256];
     let mut rows = vec![(0u64, 0u64, 0u64); edges.len() + 1];
-    for n in &ors {
+    for n in ors {
         let b = bucket(n.visits as u64, &edges);
         rows[b].0 += 1;
         rows[b].1 += n.visits as u64;
@@ -136,7 +136,7 @@ fn visits_per_or_node(ors: &[&Node]) {
 /// Budgets per position (attacker nodes).
 fn budgets_per_position(ors: &[&Node]) {
     let mut by_position: HashMap<u64, (u64, u64)> = HashMap::new();
-    for n in &ors {
+    for n in ors {
         let e = by_position.entry(n.position).or_default();
         e.0 += 1;
         e.1 += n.own_nodes;
@@ -159,7 +159,7 @@ fn budgets_per_position(ors: &[&Node]) {
 /// Fate by side.
 fn fate_by_side(all: &[&Node]) {
     let mut fates: HashMap<(bool, Fate), (u64, u64)> = HashMap::new();
-    for n in &all {
+    for n in all {
         let e = fates.entry((!n.or, n.fate)).or_default();
         e.0 += 1;
         e.1 += n.own_nodes;

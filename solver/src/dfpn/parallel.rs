@@ -104,21 +104,8 @@ impl<'t> Search<'t> {
     /// they gave up twice as often at two threads (将棋図巧 No. 98: 8.8 times the nodes).
     pub(super) fn solve_current_in_parallel(&mut self, remaining: u16) -> NodeResult {
         let limit = self.limits.node_limit;
-        let warm_up = self.limits.warm_up_nodes.unwrap_or(WARM_UP_NODES);
-        let warm_up_end = self.nodes.saturating_add(warm_up);
-        if warm_up > 0 {
-            if limit.is_some_and(|n| n <= warm_up_end) {
-                // Allowed no more than the warm-up: a small search, alone throughout (the
-                // evaluator's capped searches; they went parallel from their first node).
-                return self.solve_current_alone(remaining);
-            }
-            self.limits.node_limit = Some(warm_up_end);
-            let r = self.solve_current_alone(remaining);
-            self.limits.node_limit = limit;
-            if r.kind() != Kind::Unknown || self.stopped != Some(Stop::Nodes) {
-                return r;
-            }
-            self.stopped = None;
+        if let Some(r) = self.warm_up(remaining) {
+            return r;
         }
         let threads = self.limits.threads.max(1);
         let left = limit.map(|n| n.saturating_sub(self.nodes));
@@ -159,6 +146,37 @@ impl<'t> Search<'t> {
         self.marks = None;
         self.halt = None;
         self.limits.node_limit = limit;
+        self.gather(r, helpers)
+    }
+
+    /// The first [`WARM_UP_NODES`] (or the limits' `warm_up_nodes`) of a parallel search,
+    /// alone: `Some` result when they settle it or a limit other than theirs stops it, or
+    /// when the node limit allows no more than the warm-up (a small search, alone
+    /// throughout: the evaluator's capped searches went parallel from their first node).
+    fn warm_up(&mut self, remaining: u16) -> Option<NodeResult> {
+        let limit = self.limits.node_limit;
+        let warm_up = self.limits.warm_up_nodes.unwrap_or(WARM_UP_NODES);
+        let warm_up_end = self.nodes.saturating_add(warm_up);
+        if warm_up == 0 {
+            return None;
+        }
+        if limit.is_some_and(|n| n <= warm_up_end) {
+            return Some(self.solve_current_alone(remaining));
+        }
+        self.limits.node_limit = Some(warm_up_end);
+        let r = self.solve_current_alone(remaining);
+        self.limits.node_limit = limit;
+        if r.kind() != Kind::Unknown || self.stopped != Some(Stop::Nodes) {
+            return Some(r);
+        }
+        self.stopped = None;
+        None
+    }
+
+    /// This thread's result `r` with the helpers': their nodes counted, the root taken
+    /// from whichever thread settled it, and the stop that only meant "another thread
+    /// settled the root" forgotten.
+    fn gather(&mut self, r: NodeResult, helpers: Vec<HelperResult>) -> NodeResult {
         // A halt by another thread stops this one as `Requested`, as the user's stop flag
         // does: forget it (the root is settled, by this thread or another), or the next
         // search of this `Search` would stop at once.

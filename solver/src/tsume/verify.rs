@@ -20,6 +20,9 @@ use crate::position::Position;
 use crate::setup::Setup;
 use crate::square::Square;
 
+mod unnecessary;
+pub use unnecessary::without_piece;
+
 /// What [`Solver::verify`](crate::Solver::verify) checks, and its limits.
 #[derive(Clone)]
 pub struct VerifyOptions {
@@ -360,202 +363,156 @@ impl Verifier<'_> {
         let mut root = pos.clone();
         root.clear_history();
 
-        // The line to check: the claimed one, or the best-play line. A line of value `v`
-        // is `v` plies long, or `v + 2` when it ends with pieces left over.
         let mut tie_break = TieBreak::new();
-        let line = match claimed {
-            Some(moves) => match replay_claimed(&mut ev, &root, moves) {
-                Ok(line) => {
-                    // A line of the best value without pieces left over is as long as any
-                    // best-play line; otherwise the best-play line's length decides.
-                    let best = if line_value(&mut root, &line, attacker) == line.len() as i32
-                        && line.len() == value as usize
-                    {
-                        Ok(line.len())
-                    } else {
-                        best_play_line(&mut ev, &mut root, value, &mut TieBreak::new())
-                            .map(|best| best.len())
-                    };
-                    match best {
-                        Ok(best) => {
-                            verdict.length = Some(best);
-                            if best != line.len() {
-                                verdict.flaws.push(Flaw::Length {
-                                    best,
-                                    claimed: line.len(),
-                                });
-                            }
-                        }
-                        Err(stop) => verdict.flaws.push(Flaw::Unproven(format!(
-                            "solution line: {}",
-                            stop_name(stop)
-                        ))),
-                    }
-                    line
-                }
-                Err(flaw) => {
-                    verdict.flaws.push(flaw);
-                    self.nodes += ev.nodes;
-                    return verdict;
-                }
-            },
-            None => match best_play_line(&mut ev, &mut root, value, &mut tie_break) {
-                Ok(line) => {
-                    verdict.length = Some(line.len());
-                    line
-                }
-                Err(stop) => {
-                    verdict.flaws.push(Flaw::Unproven(format!(
-                        "solution line: {}",
-                        stop_name(stop)
-                    )));
-                    self.nodes += ev.nodes;
-                    return verdict;
-                }
-            },
+        let Some(line) = line_to_check(
+            &mut ev,
+            &mut root,
+            claimed,
+            value,
+            &mut verdict,
+            &mut tie_break,
+        ) else {
+            self.nodes += ev.nodes;
+            return verdict;
         };
         verdict.solution = line.clone();
 
-        let mut flaws = Vec::new();
-        let outcome = (|| -> Result<(), Stop> {
-            if claimed.is_some() {
-                if let Some(ply) = longer_defence(&mut ev, &mut root, &line)? {
-                    flaws.push(Flaw::LongerDefence { ply });
-                }
-            }
-            let end_hand = hand_after_line(&mut root, &line, attacker);
-            if !end_hand.is_empty() {
-                flaws.push(if tie_break.cut_short() {
-                    // An untried equally long defence may leave no pieces.
-                    Flaw::Unproven("駒余り: equally long defences left untried".into())
-                } else {
-                    Flaw::Leftover(end_hand)
-                });
-            }
-            Ok(())
-        })();
-        if let Err(stop) = outcome {
-            flaws.push(Flaw::Unproven(format!("変長: {}", stop_name(stop))));
-        }
         let allow_twins = self.options.allow_promotion_choice;
-        match second_solution(&mut ev, &mut root, &line, allow_twins) {
-            Ok(others) => {
-                if let Some(flaw) = others.cook {
-                    flaws.push(flaw);
-                }
-                verdict.promotion_choices = others.tolerated;
-            }
-            Err(stop) => flaws.push(Flaw::Unproven(format!("余詰: {}", stop_name(stop)))),
-        }
-        match final_alternatives(&mut ev, &mut root, &line) {
-            Ok(alternatives) => verdict.final_alternatives = alternatives,
-            Err(stop) => flaws.push(Flaw::Unproven(format!(
-                "final alternatives: {}",
-                stop_name(stop)
-            ))),
-        }
+        let flaws = line_flaws(
+            &mut ev,
+            &mut root,
+            &line,
+            claimed.is_some(),
+            &tie_break,
+            allow_twins,
+            &mut verdict,
+        );
         self.nodes += ev.nodes;
         verdict.flaws.extend(flaws);
 
         if self.options.check_unnecessary && verdict.flaws.is_empty() {
-            // In rounds of growing budgets, as the 余詰 checks (see `second_solution`);
-            // the flaws are listed in the pieces' order whatever the round.
-            let pieces = removable_pieces(pos);
-            let mut found: Vec<Option<Flaw>> = vec![None; pieces.len()];
-            let mut pending: Vec<usize> = (0..pieces.len()).collect();
-            let threads = self.options.limits.threads.max(1);
-            for (budget, last) in round_budgets(self.budget()) {
-                // Side by side, each piece's question alone when there are enough of them.
-                let per_piece = (threads / pending.len().max(1)).max(1);
-                let this = &*self;
-                let results = crate::dfpn::side_by_side(threads, &pending, |_, &i| {
-                    this.sound_without(pos, pieces[i], value, budget, per_piece)
-                });
-                let mut left = Vec::new();
-                for (i, (result, nodes)) in pending.into_iter().zip(results) {
-                    self.nodes += nodes;
-                    let piece = pieces[i];
-                    found[i] = match result {
-                        Ok(true) => Some(Flaw::Unnecessary(piece)),
-                        Ok(false) => None,
-                        Err(Stop::Nodes) if !last => {
-                            left.push(i);
-                            None
-                        }
-                        Err(stop) => Some(Flaw::Unproven(format!(
-                            "不要駒 {piece}: {}",
-                            stop_name(stop)
-                        ))),
-                    };
-                }
-                pending = left;
-            }
-            verdict.flaws.extend(found.into_iter().flatten());
+            let flaws = self.unnecessary_pieces(pos, value);
+            verdict.flaws.extend(flaws);
         }
         verdict
     }
-
-    /// Whether the problem with `piece` moved into the defender's hand is still sound with
-    /// the same value (then the piece is unnecessary), searched with `threads` threads in
-    /// the shared tables; with the nodes searched.
-    fn sound_without(
-        &self,
-        pos: &Position,
-        piece: PieceAt,
-        value: i32,
-        budget: u64,
-        threads: usize,
-    ) -> (Result<bool, Stop>, u64) {
-        let Ok(reduced) = Position::from_setup(&without_piece(&pos.to_setup(), piece)) else {
-            return (Ok(false), 0);
-        };
-        let limits = Limits {
-            threads,
-            ..self.limits_with(budget)
-        };
-        let attacker = reduced.side_to_move();
-        let mut ev = Evaluator::in_shared_tables(self.raw, self.lower_bound, attacker, limits);
-        let mut root = reduced.clone();
-        let mut tie_break = TieBreak::new();
-        let result = (|| {
-            // Same value or not, by bounded searches only: mate within v but not v − 2.
-            if !ev.mate_or(&mut root, value)? || ev.mate_or(&mut root, value - 2)? {
-                return Ok(false);
-            }
-            let line = best_play_line(&mut ev, &mut root, value, &mut tie_break)?;
-            if !hand_after_line(&mut root, &line, attacker).is_empty() {
-                // Pieces left over make the reduced problem unsound, unless an untried
-                // defence leaves none: then it is not known.
-                return if tie_break.cut_short() {
-                    Err(Stop::Nodes)
-                } else {
-                    Ok(false)
-                };
-            }
-            let allow_twins = self.options.allow_promotion_choice;
-            Ok(second_solution(&mut ev, &mut root, &line, allow_twins)?
-                .cook
-                .is_none())
-        })();
-        (result, ev.nodes)
-    }
 }
 
-/// `setup` (attacker to move) with `piece` moved into the defender's hand.
-pub fn without_piece(setup: &Setup, piece: PieceAt) -> Setup {
-    let mut s = setup.clone();
-    let kind = match piece {
-        PieceAt::Board(sq, kind) => {
-            s.board[sq.index()] = None;
-            kind.unpromote()
-        }
-        PieceAt::Hand(kind) => {
-            s.hands[s.side_to_move.index()][kind.index()] -= 1;
-            kind
-        }
+/// The line to check: the claimed one (replayed, with its length checked against the best
+/// play's), or the best-play line (`value` the problem's). A line of value `v` is `v` plies
+/// long, or `v + 2` when it ends with pieces left over. `None`, with the flaw in `verdict`,
+/// when there is no line to check.
+fn line_to_check(
+    ev: &mut Evaluator,
+    root: &mut Position,
+    claimed: Option<&[String]>,
+    value: i32,
+    verdict: &mut Verdict,
+    tie_break: &mut TieBreak,
+) -> Option<Vec<Move>> {
+    let attacker = ev.attacker;
+    let line = match claimed {
+        Some(moves) => match replay_claimed(ev, root, moves) {
+            Ok(line) => {
+                // A line of the best value without pieces left over is as long as any
+                // best-play line; otherwise the best-play line's length decides.
+                let best = if line_value(root, &line, attacker) == line.len() as i32
+                    && line.len() == value as usize
+                {
+                    Ok(line.len())
+                } else {
+                    best_play_line(ev, root, value, &mut TieBreak::new()).map(|best| best.len())
+                };
+                match best {
+                    Ok(best) => {
+                        verdict.length = Some(best);
+                        if best != line.len() {
+                            verdict.flaws.push(Flaw::Length {
+                                best,
+                                claimed: line.len(),
+                            });
+                        }
+                    }
+                    Err(stop) => verdict.flaws.push(Flaw::Unproven(format!(
+                        "solution line: {}",
+                        stop_name(stop)
+                    ))),
+                }
+                line
+            }
+            Err(flaw) => {
+                verdict.flaws.push(flaw);
+                return None;
+            }
+        },
+        None => match best_play_line(ev, root, value, tie_break) {
+            Ok(line) => {
+                verdict.length = Some(line.len());
+                line
+            }
+            Err(stop) => {
+                verdict.flaws.push(Flaw::Unproven(format!(
+                    "solution line: {}",
+                    stop_name(stop)
+                )));
+                return None;
+            }
+        },
     };
-    s.hands[(!s.side_to_move).index()][kind.index()] += 1;
-    s
+    Some(line)
+}
+
+/// The flaws of the problem along its `line` (`claimed`: the line is the claimed one):
+/// 変長, 駒余り, 余詰 (promotion twins tolerated with `allow_twins`); the final
+/// alternatives and the tolerated twins go into `verdict`.
+fn line_flaws(
+    ev: &mut Evaluator,
+    root: &mut Position,
+    line: &[Move],
+    claimed: bool,
+    tie_break: &TieBreak,
+    allow_twins: bool,
+    verdict: &mut Verdict,
+) -> Vec<Flaw> {
+    let attacker = ev.attacker;
+    let mut flaws = Vec::new();
+    let outcome = (|| -> Result<(), Stop> {
+        if claimed {
+            if let Some(ply) = longer_defence(ev, root, line)? {
+                flaws.push(Flaw::LongerDefence { ply });
+            }
+        }
+        let end_hand = hand_after_line(root, line, attacker);
+        if !end_hand.is_empty() {
+            flaws.push(if tie_break.cut_short() {
+                // An untried equally long defence may leave no pieces.
+                Flaw::Unproven("駒余り: equally long defences left untried".into())
+            } else {
+                Flaw::Leftover(end_hand)
+            });
+        }
+        Ok(())
+    })();
+    if let Err(stop) = outcome {
+        flaws.push(Flaw::Unproven(format!("変長: {}", stop_name(stop))));
+    }
+    match second_solution(ev, root, line, allow_twins) {
+        Ok(others) => {
+            if let Some(flaw) = others.cook {
+                flaws.push(flaw);
+            }
+            verdict.promotion_choices = others.tolerated;
+        }
+        Err(stop) => flaws.push(Flaw::Unproven(format!("余詰: {}", stop_name(stop)))),
+    }
+    match final_alternatives(ev, root, line) {
+        Ok(alternatives) => verdict.final_alternatives = alternatives,
+        Err(stop) => flaws.push(Flaw::Unproven(format!(
+            "final alternatives: {}",
+            stop_name(stop)
+        ))),
+    }
+    flaws
 }
 
 /// Replays the claimed USI moves: each legal, every attacker move a check, and the last
@@ -782,22 +739,4 @@ fn mates_side_by_side(
     });
     ev.nodes += results.iter().map(|&(_, n)| n).sum::<u64>();
     results.into_iter().map(|(r, _)| r).collect()
-}
-
-/// Every non-king piece on the board, and each kind in the attacker's hand.
-fn removable_pieces(pos: &Position) -> Vec<PieceAt> {
-    let mut pieces = Vec::new();
-    for sq in Square::all() {
-        if let Some(p) = pos.piece_at(sq) {
-            if p.kind != PieceKind::King {
-                pieces.push(PieceAt::Board(sq, p.kind));
-            }
-        }
-    }
-    for kind in PieceKind::HAND {
-        if pos.hand(pos.side_to_move()).has(kind) {
-            pieces.push(PieceAt::Hand(kind));
-        }
-    }
-    pieces
 }
