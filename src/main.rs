@@ -57,7 +57,8 @@ enum Command {
         hash: u64,
         /// Threads: problems are verified in parallel (each with its own tables), and when
         /// there are fewer problems than threads, the rest search inside each problem
-        /// (sharing its tables; --budget then counts the nodes of all of them).
+        /// (sharing its tables; --budget then holds for each of the threads of a search,
+        /// so a verdict left unproven by one thread may be reached with more).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
         /// Skip the unnecessary-piece (不要駒) check (the most expensive one).

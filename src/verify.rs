@@ -178,7 +178,7 @@ pub fn read_problems(
 pub fn verdict_word(v: &Verdict) -> &'static str {
     if v.is_sound() {
         "sound"
-    } else if v.flaws.iter().all(|f| matches!(f, Flaw::Unproven(_))) {
+    } else if v.flaws.iter().all(|f| matches!(f, Flaw::Unproven { .. })) {
         "unproven"
     } else {
         "flawed"

@@ -221,7 +221,7 @@ fn minimise(mut setup: Setup, settings: &Settings, solver: &mut Solver) -> Resul
             _ => {
                 let first = &verdict.flaws[0];
                 return Err(match first {
-                    Flaw::Unproven(_) => Stage::Unproven,
+                    Flaw::Unproven { .. } => Stage::Unproven,
                     f => Stage::Flawed(f.code()),
                 });
             }

@@ -129,8 +129,60 @@ pub enum Flaw {
     },
     /// 不要駒: the problem stays sound without this piece.
     Unnecessary(PieceAt),
-    /// A search ran out of budget (or time) deciding this.
-    Unproven(String),
+    /// A search ran out of budget (or time) deciding `question`.
+    Unproven {
+        /// What was being decided.
+        question: Question,
+        /// What stopped it; `None` when the question was left open otherwise (equally
+        /// long defences left untried by the tie-break).
+        stop: Option<Stop>,
+    },
+}
+
+/// A question of the verification that a search may leave undecided ([`Flaw::Unproven`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// The problem's tsume length.
+    MateLength,
+    /// The best-play line, or the claimed line's best length.
+    SolutionLine,
+    /// Whether the claimed solution ends in mate.
+    EndOfSolution,
+    /// 変長: a longer defence along the line.
+    LongerDefence,
+    /// 駒余り: pieces left over, with equally long defences untried.
+    Leftover,
+    /// 余詰: another mating check along the line.
+    SecondSolution,
+    /// The alternatives of the final mating move.
+    FinalAlternatives,
+    /// 不要駒: whether this piece is unnecessary.
+    Unnecessary(PieceAt),
+}
+
+impl fmt::Display for Question {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Question::MateLength => f.write_str("mate length"),
+            Question::SolutionLine => f.write_str("solution line"),
+            Question::EndOfSolution => f.write_str("end of the solution"),
+            Question::LongerDefence => f.write_str("変長"),
+            Question::Leftover => f.write_str("駒余り"),
+            Question::SecondSolution => f.write_str("余詰"),
+            Question::FinalAlternatives => f.write_str("final alternatives"),
+            Question::Unnecessary(piece) => write!(f, "不要駒 {piece}"),
+        }
+    }
+}
+
+impl Flaw {
+    /// `question` stopped by `stop`.
+    pub fn unproven(question: Question, stop: Stop) -> Flaw {
+        Flaw::Unproven {
+            question,
+            stop: Some(stop),
+        }
+    }
 }
 
 impl Flaw {
@@ -145,7 +197,7 @@ impl Flaw {
             Flaw::Leftover(_) => "leftover",
             Flaw::SecondSolution { .. } => "yozume",
             Flaw::Unnecessary(_) => "unnecessary-piece",
-            Flaw::Unproven(_) => "unproven",
+            Flaw::Unproven { .. } => "unproven",
         }
     }
 
@@ -186,7 +238,17 @@ impl fmt::Display for Flaw {
                 Ok(())
             }
             Flaw::Unnecessary(piece) => write!(f, "不要駒: {piece}"),
-            Flaw::Unproven(what) => write!(f, "budget exhausted ({what})"),
+            Flaw::Unproven {
+                question,
+                stop: Some(stop),
+            } => write!(f, "budget exhausted ({question}: {})", stop_name(*stop)),
+            Flaw::Unproven {
+                question,
+                stop: None,
+            } => write!(
+                f,
+                "budget exhausted ({question}: equally long defences left untried)"
+            ),
         }
     }
 }
@@ -217,7 +279,9 @@ impl Verdict {
 
     /// Some check ran out of budget (or time): the verdict is not known.
     pub fn is_unproven(&self) -> bool {
-        self.flaws.iter().any(|f| matches!(f, Flaw::Unproven(_)))
+        self.flaws
+            .iter()
+            .any(|f| matches!(f, Flaw::Unproven { .. }))
     }
 }
 
@@ -353,7 +417,7 @@ impl Verifier<'_> {
             Solved::Unproven(stop) => {
                 verdict
                     .flaws
-                    .push(Flaw::Unproven(format!("mate length: {}", stop_name(stop))));
+                    .push(Flaw::unproven(Question::MateLength, stop));
                 return verdict;
             }
         };
@@ -433,10 +497,9 @@ fn line_to_check(
                             });
                         }
                     }
-                    Err(stop) => verdict.flaws.push(Flaw::Unproven(format!(
-                        "solution line: {}",
-                        stop_name(stop)
-                    ))),
+                    Err(stop) => verdict
+                        .flaws
+                        .push(Flaw::unproven(Question::SolutionLine, stop)),
                 }
                 line
             }
@@ -451,10 +514,9 @@ fn line_to_check(
                 line
             }
             Err(stop) => {
-                verdict.flaws.push(Flaw::Unproven(format!(
-                    "solution line: {}",
-                    stop_name(stop)
-                )));
+                verdict
+                    .flaws
+                    .push(Flaw::unproven(Question::SolutionLine, stop));
                 return None;
             }
         },
@@ -486,7 +548,10 @@ fn line_flaws(
         if !end_hand.is_empty() {
             flaws.push(if tie_break.cut_short() {
                 // An untried equally long defence may leave no pieces.
-                Flaw::Unproven("駒余り: equally long defences left untried".into())
+                Flaw::Unproven {
+                    question: Question::Leftover,
+                    stop: None,
+                }
             } else {
                 Flaw::Leftover(end_hand)
             });
@@ -494,7 +559,7 @@ fn line_flaws(
         Ok(())
     })();
     if let Err(stop) = outcome {
-        flaws.push(Flaw::Unproven(format!("変長: {}", stop_name(stop))));
+        flaws.push(Flaw::unproven(Question::LongerDefence, stop));
     }
     match second_solution(ev, root, line, allow_twins) {
         Ok(others) => {
@@ -503,14 +568,11 @@ fn line_flaws(
             }
             verdict.promotion_choices = others.tolerated;
         }
-        Err(stop) => flaws.push(Flaw::Unproven(format!("余詰: {}", stop_name(stop)))),
+        Err(stop) => flaws.push(Flaw::unproven(Question::SecondSolution, stop)),
     }
     match final_alternatives(ev, root, line) {
         Ok(alternatives) => verdict.final_alternatives = alternatives,
-        Err(stop) => flaws.push(Flaw::Unproven(format!(
-            "final alternatives: {}",
-            stop_name(stop)
-        ))),
+        Err(stop) => flaws.push(Flaw::unproven(Question::FinalAlternatives, stop)),
     }
     flaws
 }
@@ -549,10 +611,7 @@ fn replay_claimed(
     match ev.ends_line(&mut pos) {
         Ok(true) => Ok(line),
         Ok(false) => Err(bad_end("the last position is not mate")),
-        Err(stop) => Err(Flaw::Unproven(format!(
-            "end of the solution: {}",
-            stop_name(stop)
-        ))),
+        Err(stop) => Err(Flaw::unproven(Question::EndOfSolution, stop)),
     }
 }
 

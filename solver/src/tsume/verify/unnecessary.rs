@@ -30,10 +30,7 @@ impl Verifier<'_> {
                         left.push(i);
                         None
                     }
-                    Err(stop) => Some(Flaw::Unproven(format!(
-                        "不要駒 {piece}: {}",
-                        stop_name(stop)
-                    ))),
+                    Err(stop) => Some(Flaw::unproven(Question::Unnecessary(piece), stop)),
                 };
             }
             pending = left;
