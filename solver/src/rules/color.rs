@@ -6,13 +6,17 @@ use std::ops::Not;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// Sente (先手), `b` in SFEN.
     Black = 0,
+    /// Gote (後手), `w` in SFEN.
     White = 1,
 }
 
 impl Color {
+    /// Both players, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 
+    /// 0 for Black, 1 for White (an index into per-player arrays).
     #[inline]
     pub const fn index(self) -> usize {
         self as usize

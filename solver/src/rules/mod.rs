@@ -6,11 +6,9 @@
 pub mod attacks;
 #[allow(missing_docs)]
 pub mod bitboard;
-#[allow(missing_docs)]
 pub mod color;
 #[allow(missing_docs)]
 pub mod hand;
-#[allow(missing_docs)]
 pub mod movegen;
 #[allow(missing_docs)]
 pub mod moves;
@@ -21,7 +19,5 @@ pub mod piece;
 pub mod position;
 #[allow(missing_docs)]
 pub mod setup;
-#[allow(missing_docs)]
 pub mod square;
-#[allow(missing_docs)]
 pub mod zobrist;

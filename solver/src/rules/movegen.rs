@@ -20,6 +20,7 @@ use crate::square::Square;
 
 /// Receives generated moves; returning `false` stops the generator.
 pub trait MoveSink {
+    /// Takes one move; `false` asks the generator to stop.
     fn push(&mut self, m: Move) -> bool;
 }
 
@@ -78,6 +79,7 @@ pub struct CheckInfo {
 }
 
 impl CheckInfo {
+    /// The checking information of `pos` for its side to move.
     pub fn new(pos: &Position) -> CheckInfo {
         let us = pos.side_to_move();
         let them = !us;

@@ -10,10 +10,12 @@ use std::str::FromStr;
 
 use crate::color::Color;
 
+/// One of the 81 squares, numbered file by file (index = file × 9 + rank, from 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
+    /// The number of squares.
     pub const NUM: usize = 81;
 
     /// Square from 0-based file and rank indices (file 0 = file 1, rank 0 = rank a).
@@ -23,12 +25,14 @@ impl Square {
         Square(file * 9 + rank)
     }
 
+    /// The square of an index below 81.
     #[inline]
     pub const fn from_index(index: usize) -> Square {
         debug_assert!(index < 81);
         Square(index as u8)
     }
 
+    /// The square of an index, `None` at 81 or above.
     #[inline]
     pub const fn try_from_index(index: usize) -> Option<Square> {
         if index < 81 {
@@ -38,6 +42,7 @@ impl Square {
         }
     }
 
+    /// The square's index (file × 9 + rank, from 0).
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -106,6 +111,7 @@ impl Square {
         }
     }
 
+    /// Every square, in index order.
     pub fn all() -> impl Iterator<Item = Square> {
         (0..81u8).map(Square)
     }

@@ -39,6 +39,7 @@ static PIECE_KEYS: [[u64; 81]; 28] = build_piece_keys();
 /// XORed in when White is to move. Bit 0 only, so the side is readable from any board key.
 pub const SIDE_KEY: u64 = 1;
 
+/// The key of `piece` standing on `sq`.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
     PIECE_KEYS[piece.index()][sq.index()]
