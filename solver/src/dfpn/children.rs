@@ -32,6 +32,32 @@ pub(super) struct Pick {
     pub(super) open: u32,
 }
 
+impl Pick {
+    fn new() -> Pick {
+        Pick {
+            best: 0,
+            least: INF,
+            least_true: INF,
+            second: INF,
+            other: 0,
+            open: 0,
+        }
+    }
+
+    /// Child `i` with the number `value` (the one the node chooses by): the new best if
+    /// less than the best so far, or equal and `wins_tie`; else maybe the second.
+    #[inline]
+    fn offer(&mut self, i: usize, value: u32, wins_tie: bool) {
+        if value < self.least || (value == self.least && wins_tie) {
+            self.second = self.least;
+            self.least = value;
+            self.best = i;
+        } else if value < self.second {
+            self.second = value;
+        }
+    }
+}
+
 impl Search<'_> {
     /// Fills `children` with the ordinary checks `moves` (`budget` plies left after each):
     /// each probed in the table, found on the path, or evaluated. It stops at a check the
@@ -212,27 +238,14 @@ impl Search<'_> {
     /// with many checks would look far harder to refute than it is. It cut the nodes of
     /// the shortest-mate searches by a fifth on 32 将棋図巧 problems.
     pub(super) fn pick_check(&self, children: &[Child], parent: u64, flagged: bool) -> Pick {
-        let mut pick = Pick {
-            best: 0,
-            least: INF,
-            least_true: INF,
-            second: INF,
-            other: 0,
-            open: 0,
-        };
+        let mut pick = Pick::new();
         let mut dn_max: u32 = 0;
         for (i, c) in children.iter().enumerate() {
             let shorter =
                 c.pn == 0 && Self::lift(c, flagged) < Self::lift(&children[pick.best], flagged);
             pick.least_true = pick.least_true.min(c.pn);
             let c_pn = virtual_number(c.pn, self.busy(parent, c.mv));
-            if c_pn < pick.least || (c_pn == pick.least && shorter) {
-                pick.second = pick.least;
-                pick.least = c_pn;
-                pick.best = i;
-            } else if c_pn < pick.second {
-                pick.second = c_pn;
-            }
+            pick.offer(i, c_pn, shorter);
             if c.dn > 0 {
                 dn_max = dn_max.max(c.dn);
                 pick.open += 1;
@@ -250,27 +263,15 @@ impl Search<'_> {
     /// children's, except that drops on one square (interpositions with different pieces),
     /// which usually share their fate, count once, as the largest of them.
     pub(super) fn pick_evasion(&self, children: &[Child], parent: u64) -> Pick {
-        let mut pick = Pick {
-            best: 0,
-            least: INF,
-            least_true: INF,
-            second: INF,
-            other: 0,
-            open: 0,
-        };
+        let mut pick = Pick::new();
         let mut drop_pn = [0u32; 81];
         for (i, c) in children.iter().enumerate() {
             pick.least_true = pick.least_true.min(c.dn);
             let c_dn = virtual_number(c.dn, self.busy(parent, c.mv));
-            if c_dn < pick.least
-                || (c_dn == pick.least && c.dn == 0 && c.rep_depth > children[pick.best].rep_depth)
-            {
-                pick.second = pick.least;
-                pick.least = c_dn;
-                pick.best = i;
-            } else if c_dn < pick.second {
-                pick.second = c_dn;
-            }
+            // Among refutations, the one depending on the shallowest path.
+            let shallower =
+                c_dn == pick.least && c.dn == 0 && c.rep_depth > children[pick.best].rep_depth;
+            pick.offer(i, c_dn, shallower);
             if c.mv.is_drop() {
                 let slot = &mut drop_pn[c.mv.to().index()];
                 if c.pn > *slot {
