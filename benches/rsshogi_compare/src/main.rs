@@ -285,7 +285,15 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn main() {
+/// The command line: repetitions, an optional workload filter and an optional single library.
+struct Args {
+    reps: usize,
+    only: Option<String>,
+    lib: Option<String>,
+}
+
+/// Reads the command line; `None` after printing the usage for `-h`/`--help`.
+fn parse_args() -> Option<Args> {
     let mut reps = 7usize;
     let mut only: Option<String> = None;
     let mut lib: Option<String> = None;
@@ -299,15 +307,17 @@ fn main() {
                 println!(
                     "usage: rsshogi-compare [--reps N] [--only mate|startpos] [--lib tsume|rsshogi]"
                 );
-                return;
+                return None;
             }
             other => panic!("unknown argument {other}"),
         }
     }
     assert!(reps >= 1);
-    rsshogi::board::init();
+    Some(Args { reps, only, lib })
+}
 
-    let workloads = [
+fn workloads() -> [Workload; 2] {
+    [
         Workload {
             name: "mate5_200",
             sfens: mate_sfens(),
@@ -320,8 +330,10 @@ fn main() {
             mate: false,
             expected: STARTPOS_TOTAL,
         },
-    ];
+    ]
+}
 
+fn print_header(reps: usize) {
     println!(
         "perft depth {DEPTH}, {reps} interleaved runs per library (times in ms; ratio = tsume / rsshogi, < 1 means tsume is faster)"
     );
@@ -338,90 +350,130 @@ fn main() {
         "tsume cpu",
         "rss cpu"
     );
+}
+
+/// The workload's positions, parsed by each library (outside any timed region).
+fn parse_positions(w: &Workload) -> (Vec<TPos>, Vec<RPos>) {
+    let tpos: Vec<TPos> = w
+        .sfens
+        .iter()
+        .map(|s| TPos::from_sfen(s).unwrap_or_else(|e| panic!("tsume rejects {s}: {e}")))
+        .collect();
+    let rpos: Vec<RPos> = w
+        .sfens
+        .iter()
+        .map(|s| {
+            let mut p = rsshogi::board::position_from_sfen(s)
+                .unwrap_or_else(|e| panic!("rsshogi rejects {s}: {e}"));
+            p.init_stack();
+            p
+        })
+        .collect();
+    (tpos, rpos)
+}
+
+/// Which libraries run (both unless `--lib` names one).
+struct Libraries {
+    tsume: bool,
+    rsshogi: bool,
+}
+
+/// Correctness once, untimed (also warms the caches and rsshogi's lazy tables): each library
+/// that runs must count the workload's expected leaves.
+fn check_leaf_counts(w: &Workload, tpos: &[TPos], rpos: &[RPos], libs: &Libraries) {
+    if libs.tsume {
+        assert_eq!(run_tsume(tpos, w.mate), w.expected, "tsume {}", w.name);
+    }
+    if libs.rsshogi {
+        assert_eq!(run_rsshogi(rpos, w.mate), w.expected, "rsshogi {}", w.name);
+    }
+}
+
+/// One library alone (for a profiler): just repeat it, untimed.
+fn repeat_one(w: &Workload, tpos: &[TPos], rpos: &[RPos], libs: &Libraries, args: &Args) {
+    for _ in 0..args.reps {
+        let n = if libs.tsume {
+            run_tsume(tpos, w.mate)
+        } else {
+            run_rsshogi(rpos, w.mate)
+        };
+        assert_eq!(n, w.expected);
+    }
+    println!(
+        "{}: {} runs of {} only done",
+        w.name,
+        args.reps,
+        args.lib.as_deref().unwrap()
+    );
+}
+
+/// Times `reps` runs of each library, interleaved: (tsume, rsshogi) samples.
+fn measure(w: &Workload, tpos: &[TPos], rpos: &[RPos], reps: usize) -> (Samples, Samples) {
+    let mut t = Samples::default();
+    let mut r = Samples::default();
+    for i in 0..reps {
+        // Alternate which library goes first in each pair: A B, B A, A B, …
+        if i % 2 == 0 {
+            t.time(|| run_tsume(tpos, w.mate), w.expected, "tsume");
+            r.time(|| run_rsshogi(rpos, w.mate), w.expected, "rsshogi");
+        } else {
+            r.time(|| run_rsshogi(rpos, w.mate), w.expected, "rsshogi");
+            t.time(|| run_tsume(tpos, w.mate), w.expected, "tsume");
+        }
+    }
+    (t, r)
+}
+
+/// The workload's two report lines: best and median wall times, median thread-CPU times,
+/// then the best thread-CPU times and the leaf rates.
+fn report(w: &Workload, t: &Samples, r: &Samples) {
+    let (tb, rb) = (best(&t.wall), best(&r.wall));
+    let (tm, rm) = (median(&t.wall), median(&r.wall));
+    println!(
+        "{:<10} {:>9}  {:>10.1} {:>10.1} {:>6.3}  {:>10.1} {:>10.1} {:>6.3}  {:>10.1} {:>10.1}",
+        w.name,
+        w.expected,
+        ms(tb),
+        ms(rb),
+        ms(tb) / ms(rb),
+        ms(tm),
+        ms(rm),
+        ms(tm) / ms(rm),
+        ms(median(&t.cpu)),
+        ms(median(&r.cpu)),
+    );
+    println!(
+        "{:<10} {:>9}  best thread-CPU: tsume {:.1} ms, rsshogi {:.1} ms, ratio {:.3}; Mleaves/s (best wall): tsume {:.1}, rsshogi {:.1}",
+        "",
+        "",
+        ms(best(&t.cpu)),
+        ms(best(&r.cpu)),
+        ms(best(&t.cpu)) / ms(best(&r.cpu)),
+        w.expected as f64 / tb.as_secs_f64() / 1e6,
+        w.expected as f64 / rb.as_secs_f64() / 1e6,
+    );
+}
+
+fn main() {
+    let Some(args) = parse_args() else { return };
+    rsshogi::board::init();
+    let workloads = workloads();
+    print_header(args.reps);
+    let libs = Libraries {
+        tsume: args.lib.as_deref() != Some("rsshogi"),
+        rsshogi: args.lib.as_deref() != Some("tsume"),
+    };
     for w in &workloads {
-        if only.as_deref().is_some_and(|o| !w.name.starts_with(o)) {
+        if args.only.as_deref().is_some_and(|o| !w.name.starts_with(o)) {
             continue;
         }
-        let tpos: Vec<TPos> = w
-            .sfens
-            .iter()
-            .map(|s| TPos::from_sfen(s).unwrap_or_else(|e| panic!("tsume rejects {s}: {e}")))
-            .collect();
-        let rpos: Vec<RPos> = w
-            .sfens
-            .iter()
-            .map(|s| {
-                let mut p = rsshogi::board::position_from_sfen(s)
-                    .unwrap_or_else(|e| panic!("rsshogi rejects {s}: {e}"));
-                p.init_stack();
-                p
-            })
-            .collect();
-
-        // Correctness once, untimed (also warms the caches and rsshogi's lazy tables).
-        let run_t = lib.as_deref() != Some("rsshogi");
-        let run_r = lib.as_deref() != Some("tsume");
-        if run_t {
-            assert_eq!(run_tsume(&tpos, w.mate), w.expected, "tsume {}", w.name);
-        }
-        if run_r {
-            assert_eq!(run_rsshogi(&rpos, w.mate), w.expected, "rsshogi {}", w.name);
-        }
-        if !(run_t && run_r) {
-            // One library alone (for a profiler): just repeat it.
-            for _ in 0..reps {
-                let n = if run_t {
-                    run_tsume(&tpos, w.mate)
-                } else {
-                    run_rsshogi(&rpos, w.mate)
-                };
-                assert_eq!(n, w.expected);
-            }
-            println!(
-                "{}: {} runs of {} only done",
-                w.name,
-                reps,
-                lib.as_deref().unwrap()
-            );
+        let (tpos, rpos) = parse_positions(w);
+        check_leaf_counts(w, &tpos, &rpos, &libs);
+        if !(libs.tsume && libs.rsshogi) {
+            repeat_one(w, &tpos, &rpos, &libs, &args);
             continue;
         }
-
-        let mut t = Samples::default();
-        let mut r = Samples::default();
-        for i in 0..reps {
-            // Alternate which library goes first in each pair: A B, B A, A B, …
-            if i % 2 == 0 {
-                t.time(|| run_tsume(&tpos, w.mate), w.expected, "tsume");
-                r.time(|| run_rsshogi(&rpos, w.mate), w.expected, "rsshogi");
-            } else {
-                r.time(|| run_rsshogi(&rpos, w.mate), w.expected, "rsshogi");
-                t.time(|| run_tsume(&tpos, w.mate), w.expected, "tsume");
-            }
-        }
-        let (tb, rb) = (best(&t.wall), best(&r.wall));
-        let (tm, rm) = (median(&t.wall), median(&r.wall));
-        println!(
-            "{:<10} {:>9}  {:>10.1} {:>10.1} {:>6.3}  {:>10.1} {:>10.1} {:>6.3}  {:>10.1} {:>10.1}",
-            w.name,
-            w.expected,
-            ms(tb),
-            ms(rb),
-            ms(tb) / ms(rb),
-            ms(tm),
-            ms(rm),
-            ms(tm) / ms(rm),
-            ms(median(&t.cpu)),
-            ms(median(&r.cpu)),
-        );
-        println!(
-            "{:<10} {:>9}  best thread-CPU: tsume {:.1} ms, rsshogi {:.1} ms, ratio {:.3}; Mleaves/s (best wall): tsume {:.1}, rsshogi {:.1}",
-            "",
-            "",
-            ms(best(&t.cpu)),
-            ms(best(&r.cpu)),
-            ms(best(&t.cpu)) / ms(best(&r.cpu)),
-            w.expected as f64 / tb.as_secs_f64() / 1e6,
-            w.expected as f64 / rb.as_secs_f64() / 1e6,
-        );
+        let (t, r) = measure(w, &tpos, &rpos, args.reps);
+        report(w, &t, &r);
     }
 }
