@@ -53,7 +53,16 @@ impl Totals {
     }
 }
 
-fn main() {
+/// The command line: see the module doc.
+struct Args {
+    step: usize,
+    hash: usize,
+    per_position: Option<String>,
+    tag: String,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Args {
     let mut step = 10usize;
     let mut hash = 64usize;
     let mut per_position: Option<String> = None;
@@ -69,81 +78,139 @@ fn main() {
             _ => files.push(a),
         }
     }
-    let mut out = per_position.map(|p| std::fs::File::create(p).unwrap());
-    let mut table = Table::new(hash);
-    // Fault the table's memory in before timing (clearing it per position is free and
-    // touches nothing, so the first positions would otherwise pay for it).
-    table.fault_in();
-    let mut sets: BTreeMap<String, Totals> = BTreeMap::new();
-    let mut order = Vec::new();
-    let mut total = Totals::default();
-    let mut clear_time = Duration::ZERO;
-    for path in &files {
-        let name = std::path::Path::new(path)
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .split('_')
-            .next()
-            .unwrap()
-            .to_string();
-        order.push(name.clone());
+    Args {
+        step,
+        hash,
+        per_position,
+        tag,
+        files,
+    }
+}
+
+/// The set name of a file: its file name up to the first `_` (`mate7_sample.txt` → `mate7`).
+fn set_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .split('_')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// The measurement: the table, the per-position output, and the totals so far.
+struct Run {
+    table: Table,
+    out: Option<std::fs::File>,
+    sets: BTreeMap<String, Totals>,
+    order: Vec<String>,
+    total: Totals,
+    clear_time: Duration,
+}
+
+impl Run {
+    fn new(args: &Args) -> Run {
+        let out = args
+            .per_position
+            .as_ref()
+            .map(|p| std::fs::File::create(p).unwrap());
+        let mut table = Table::new(args.hash);
+        // Fault the table's memory in before timing (clearing it per position is free and
+        // touches nothing, so the first positions would otherwise pay for it).
+        table.fault_in();
+        Run {
+            table,
+            out,
+            sets: BTreeMap::new(),
+            order: Vec::new(),
+            total: Totals::default(),
+            clear_time: Duration::ZERO,
+        }
+    }
+
+    /// Every `step`-th position line of the file at `path`.
+    fn file(&mut self, path: &str, step: usize) {
+        let name = set_name(path);
+        self.order.push(name.clone());
         let text = std::fs::read_to_string(path).unwrap();
         let lines: Vec<&str> = text
             .lines()
             .filter(|l| l.split('#').next().unwrap().split_whitespace().count() >= 5)
             .collect();
         for (i, line) in lines.iter().enumerate().step_by(step) {
-            let body: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
-            let sfen = body[..4].join(" ");
-            let pos = Position::from_sfen(&sfen).unwrap_or_else(|e| panic!("{sfen}: {e:?}"));
-            let c0 = Instant::now();
-            table.clear();
-            clear_time += c0.elapsed();
-            let w0 = Instant::now();
-            let t0 = thread_cpu();
-            let mut search = Search::new(&mut table, pos, Limits::default());
-            let r = search.solve_current(MAX_LENGTH);
-            let cpu = thread_cpu() - t0;
-            let wall = w0.elapsed();
-            let solved = r.kind() == Kind::Proven;
-            let nodes = search.nodes;
-            if !solved {
-                eprintln!("FAIL {name} line {} {sfen}: {:?}", i + 1, r.kind());
-            }
-            if let Some(f) = out.as_mut() {
-                writeln!(
-                    f,
-                    "{name}\t{}\t{sfen}\t{}\t{}\t{:.6}\t{nodes}",
-                    i + 1,
-                    body[4],
-                    solved as u8,
-                    cpu.as_secs_f64()
-                )
-                .unwrap();
-            }
-            sets.entry(name.clone()).or_default().add(solved, cpu, wall, nodes);
-            total.add(solved, cpu, wall, nodes);
+            self.position(&name, i, line);
         }
     }
-    let print = |set: &str, t: &Totals| {
-        println!(
-            "RESULT {tag} {set} n={} solved={} cpu={:.3}s wall={:.3}s nodes={}",
-            t.n,
-            t.solved,
-            t.cpu.as_secs_f64(),
-            t.wall.as_secs_f64(),
-            t.nodes
-        );
-    };
-    for name in &order {
-        print(name, &sets[name]);
+
+    /// Proves the mate of one line (the `i`-th position line of set `name`), timed, and
+    /// records it.
+    fn position(&mut self, name: &str, i: usize, line: &str) {
+        let body: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        let sfen = body[..4].join(" ");
+        let pos = Position::from_sfen(&sfen).unwrap_or_else(|e| panic!("{sfen}: {e:?}"));
+        let c0 = Instant::now();
+        self.table.clear();
+        self.clear_time += c0.elapsed();
+        let w0 = Instant::now();
+        let t0 = thread_cpu();
+        let mut search = Search::new(&mut self.table, pos, Limits::default());
+        let r = search.solve_current(MAX_LENGTH);
+        let cpu = thread_cpu() - t0;
+        let wall = w0.elapsed();
+        let solved = r.kind() == Kind::Proven;
+        let nodes = search.nodes;
+        if !solved {
+            eprintln!("FAIL {name} line {} {sfen}: {:?}", i + 1, r.kind());
+        }
+        if let Some(f) = self.out.as_mut() {
+            writeln!(
+                f,
+                "{name}\t{}\t{sfen}\t{}\t{}\t{:.6}\t{nodes}",
+                i + 1,
+                body[4],
+                solved as u8,
+                cpu.as_secs_f64()
+            )
+            .unwrap();
+        }
+        self.sets
+            .entry(name.to_string())
+            .or_default()
+            .add(solved, cpu, wall, nodes);
+        self.total.add(solved, cpu, wall, nodes);
     }
-    print("total", &total);
-    println!(
-        "INFO {tag} table {} MiB, cleared {} times outside the timed region in {:.3}s",
-        table.size_bytes() >> 20,
-        total.n,
-        clear_time.as_secs_f64()
-    );
+
+    /// The `RESULT` lines (one per set in the order given, then the total) and the `INFO` line.
+    fn report(&self, tag: &str) {
+        let print = |set: &str, t: &Totals| {
+            println!(
+                "RESULT {tag} {set} n={} solved={} cpu={:.3}s wall={:.3}s nodes={}",
+                t.n,
+                t.solved,
+                t.cpu.as_secs_f64(),
+                t.wall.as_secs_f64(),
+                t.nodes
+            );
+        };
+        for name in &self.order {
+            print(name, &self.sets[name]);
+        }
+        print("total", &self.total);
+        println!(
+            "INFO {tag} table {} MiB, cleared {} times outside the timed region in {:.3}s",
+            self.table.size_bytes() >> 20,
+            self.total.n,
+            self.clear_time.as_secs_f64()
+        );
+    }
+}
+
+fn main() {
+    let args = parse_args();
+    let mut run = Run::new(&args);
+    for path in &args.files {
+        run.file(path, args.step);
+    }
+    run.report(&args.tag);
 }
