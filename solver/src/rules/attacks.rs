@@ -420,31 +420,39 @@ fn rank_attacks(r: &SliderRays, occupied: u128, occupied_rev: u128) -> u128 {
     increasing(r.rank_inc, occupied) | increasing(r.rank_dec_rev, occupied_rev).swap_bytes()
 }
 
+/// The square a pawn of `color` on `sq` attacks (none from the last rank).
 #[inline]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     PAWN[color.index()][sq.index()]
 }
 
+/// The squares a knight of `color` on `sq` attacks (two ranks forward, one file aside).
 #[inline]
 pub fn knight_attacks(color: Color, sq: Square) -> Bitboard {
     KNIGHT[color.index()][sq.index()]
 }
 
+/// The squares a silver of `color` on `sq` attacks.
 #[inline]
 pub fn silver_attacks(color: Color, sq: Square) -> Bitboard {
     SILVER[color.index()][sq.index()]
 }
 
+/// The squares a gold of `color` on `sq` attacks (also the moves of the small promoted
+/// pieces: と, 成香, 成桂, 成銀).
 #[inline]
 pub fn gold_attacks(color: Color, sq: Square) -> Bitboard {
     GOLD[color.index()][sq.index()]
 }
 
+/// The eight squares around `sq` (on the board).
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
     KING[sq.index()]
 }
 
+/// The squares a lance of `color` on `sq` attacks: forward up to and including the first
+/// occupied square (of either colour; the caller removes its own pieces).
 #[inline]
 pub fn lance_attacks(color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(file_attacks(sq, occupied.0)) & lance_pseudo_attacks(color, sq)
@@ -460,6 +468,8 @@ pub fn lance_pseudo_attacks(color: Color, sq: Square) -> Bitboard {
     RAYS[d][sq.index()]
 }
 
+/// The squares a bishop on `sq` attacks along the four diagonals, each up to and including
+/// the first occupied square (of either colour).
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let r = &SLIDER_RAYS[sq.index()];
@@ -470,6 +480,8 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(inc | dec.swap_bytes())
 }
 
+/// The squares a rook on `sq` attacks along its rank and file, each up to and including the
+/// first occupied square (of either colour).
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let r = &SLIDER_RAYS[sq.index()];

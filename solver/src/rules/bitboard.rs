@@ -10,35 +10,44 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 use crate::color::Color;
 use crate::square::Square;
 
+/// A set of squares: bit `i` of the `u128` is the square of index `i`. The raw bits are
+/// open; whoever builds a bitboard from them must keep bits 81–127 zero.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 
 const ALL_BITS: u128 = (1u128 << 81) - 1;
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 81 squares.
     pub const ALL: Bitboard = Bitboard(ALL_BITS);
 
+    /// The set of `sq` alone.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u128 << sq.index())
     }
 
+    /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 >> sq.index() & 1 != 0
     }
 
+    /// Whether the set has no square.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set has a square.
     #[inline]
     pub const fn is_nonempty(self) -> bool {
         self.0 != 0
     }
 
+    /// The number of squares.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -67,26 +76,31 @@ impl Bitboard {
         Square::from_index(self.0.trailing_zeros() as usize)
     }
 
+    /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1u128 << sq.index())
     }
 
+    /// The set with `sq` removed.
     #[inline]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1u128 << sq.index()))
     }
 
+    /// The intersection (a `const` spelling of `&`).
     #[inline]
     pub const fn and(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 & other.0)
     }
 
+    /// The union (a `const` spelling of `|`).
     #[inline]
     pub const fn or(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 | other.0)
     }
 
+    /// The squares of `self` not in `other`.
     #[inline]
     pub const fn and_not(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 & !other.0)
@@ -157,6 +171,7 @@ impl Bitboard {
         b
     }
 
+    /// The squares of the set, lowest index first.
     pub fn squares(self) -> SquareIter {
         SquareIter(self.0)
     }

@@ -19,6 +19,20 @@ use std::fmt;
 
 use crate::piece::PieceKind;
 
+/// The pieces one player holds in hand: a count for each of the seven hand kinds (pawn …
+/// gold, never king or a promoted kind), packed as the module doc shows. A value type:
+/// every change returns a new hand.
+///
+/// ```
+/// use tsume_solver::{Hand, PieceKind};
+///
+/// let hand = Hand::EMPTY.add(PieceKind::Gold).add(PieceKind::Gold).add(PieceKind::Pawn);
+/// assert_eq!(hand.count(PieceKind::Gold), 2);
+/// assert_eq!(hand.to_sfen(true), "2GP");
+/// // Hand superiority: at least as many of every kind.
+/// assert!(hand.is_superset_of(Hand::EMPTY.add(PieceKind::Gold)));
+/// assert!(!hand.is_superset_of(Hand::EMPTY.add(PieceKind::Rook)));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Hand(u32);
 
@@ -33,13 +47,16 @@ const fn hand_slot(kind: PieceKind) -> usize {
 }
 
 impl Hand {
+    /// No pieces.
     pub const EMPTY: Hand = Hand(0);
 
+    /// The hand of a packed value from [`Hand::raw`]; the guard bits must be zero.
     #[inline]
     pub const fn from_raw(raw: u32) -> Hand {
         Hand(raw)
     }
 
+    /// The packed value (for keys and tables; layout in the module doc).
     #[inline]
     pub const fn raw(self) -> u32 {
         self.0
@@ -52,16 +69,20 @@ impl Hand {
         (self.0 >> SHIFT[i]) & ((1 << WIDTH[i]) - 1)
     }
 
+    /// Whether the hand holds at least one piece of `kind`.
     #[inline]
     pub const fn has(self, kind: PieceKind) -> bool {
         self.count(kind) != 0
     }
 
+    /// The hand with one more piece of `kind` (a hand kind); the count must stay within
+    /// [`Hand::capacity`], or the field overflows into the guard bit.
     #[inline]
     pub const fn add(self, kind: PieceKind) -> Hand {
         Hand(self.0 + (1 << SHIFT[hand_slot(kind)]))
     }
 
+    /// The hand with one piece of `kind` fewer; the hand must hold one.
     #[inline]
     pub const fn remove(self, kind: PieceKind) -> Hand {
         debug_assert!(self.has(kind));
@@ -82,6 +103,7 @@ impl Hand {
         ((1u32 << WIDTH[hand_slot(kind)]) - 1) as u8
     }
 
+    /// Whether the hand holds nothing.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0

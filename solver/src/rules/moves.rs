@@ -11,6 +11,22 @@ use crate::square::Square;
 /// A move packed into 16 bits: destination (bits 0–6), origin square or dropped kind (bits
 /// 7–13), promotion flag (bit 14), drop flag (bit 15). It does not record the moving or
 /// captured piece: the position knows them.
+///
+/// Written and read in USI notation; the Japanese notation of a move needs its position
+/// (see [`crate::notation`]).
+///
+/// ```
+/// use tsume_solver::{Move, PieceKind, Square};
+///
+/// let m: Move = "8h2b+".parse().unwrap();
+/// assert_eq!(m.from(), Some("8h".parse::<Square>().unwrap()));
+/// assert!(m.is_promotion());
+/// assert_eq!(m.to_string(), "8h2b+");
+///
+/// let drop: Move = "G*5b".parse().unwrap();
+/// assert_eq!(drop.drop_kind(), Some(PieceKind::Gold));
+/// assert_eq!(drop.from(), None);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u16);
 
@@ -18,16 +34,20 @@ const PROMOTE: u16 = 1 << 14;
 const DROP: u16 = 1 << 15;
 
 impl Move {
+    /// A board move from `from` to `to`, promoting if `promote`. Nothing is checked: legality
+    /// is the position's business.
     #[inline]
     pub const fn normal(from: Square, to: Square, promote: bool) -> Move {
         Move(to.index() as u16 | (from.index() as u16) << 7 | if promote { PROMOTE } else { 0 })
     }
 
+    /// A drop of `kind` (a hand kind) on `to`.
     #[inline]
     pub const fn drop(kind: PieceKind, to: Square) -> Move {
         Move(to.index() as u16 | (kind as u16) << 7 | DROP)
     }
 
+    /// The destination square.
     #[inline]
     pub const fn to(self) -> Square {
         Square::from_index((self.0 & 0x7f) as usize)
@@ -50,11 +70,13 @@ impl Move {
         Square::from_index((self.0 >> 7 & 0x7f) as usize)
     }
 
+    /// Whether the move is a drop.
     #[inline]
     pub const fn is_drop(self) -> bool {
         self.0 & DROP != 0
     }
 
+    /// Whether the move promotes the moving piece.
     #[inline]
     pub const fn is_promotion(self) -> bool {
         self.0 & PROMOTE != 0
@@ -70,11 +92,13 @@ impl Move {
         }
     }
 
+    /// The packed 16 bits (layout above); also a deterministic order for tie-breaks.
     #[inline]
     pub const fn raw(self) -> u16 {
         self.0
     }
 
+    /// The move of packed bits from [`Move::raw`].
     #[inline]
     pub const fn from_raw(raw: u16) -> Move {
         Move(raw)
@@ -183,6 +207,7 @@ pub struct MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
@@ -196,34 +221,41 @@ impl MoveList {
         self.moves.push(m);
     }
 
+    /// The number of moves.
     #[inline]
     pub fn len(&self) -> usize {
         self.moves.len()
     }
 
+    /// Whether the list has no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
 
+    /// The moves, in the order pushed.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
         self.moves.as_slice()
     }
 
+    /// The moves, mutable (to reorder them in place).
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         self.moves.as_mut_slice()
     }
 
+    /// Removes every move.
     pub fn clear(&mut self) {
         self.moves.clear();
     }
 
+    /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
 
+    /// The moves, in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }

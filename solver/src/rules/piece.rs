@@ -7,26 +7,42 @@ use crate::color::Color;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// 歩, `P`.
     Pawn = 0,
+    /// 香, `L`.
     Lance = 1,
+    /// 桂, `N`.
     Knight = 2,
+    /// 銀, `S`.
     Silver = 3,
+    /// 角, `B`.
     Bishop = 4,
+    /// 飛, `R`.
     Rook = 5,
+    /// 金, `G`.
     Gold = 6,
+    /// 玉/王, `K`.
     King = 7,
+    /// と (promoted pawn), `+P`.
     ProPawn = 8,
+    /// 成香 (promoted lance), `+L`.
     ProLance = 9,
+    /// 成桂 (promoted knight), `+N`.
     ProKnight = 10,
+    /// 成銀 (promoted silver), `+S`.
     ProSilver = 11,
+    /// 馬 (promoted bishop), `+B`.
     Horse = 12,
+    /// 龍 (promoted rook), `+R`.
     Dragon = 13,
 }
 
 use PieceKind::*;
 
 impl PieceKind {
+    /// The number of kinds.
     pub const NUM: usize = 14;
+    /// Every kind, by index (the unpromoted ones first).
     pub const ALL: [PieceKind; 14] = [
         Pawn, Lance, Knight, Silver, Bishop, Rook, Gold, King, ProPawn, ProLance, ProKnight,
         ProSilver, Horse, Dragon,
@@ -36,21 +52,25 @@ impl PieceKind {
     /// The kinds a player can hold in hand, by index (P L N S B R G).
     pub const HAND: [PieceKind; 7] = [Pawn, Lance, Knight, Silver, Bishop, Rook, Gold];
 
+    /// The kind's index, 0..14 (an index into per-kind arrays).
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The kind of an index below 14 (panics otherwise).
     #[inline]
     pub const fn from_index(i: usize) -> PieceKind {
         PieceKind::ALL[i]
     }
 
+    /// Whether the kind promotes: pawn, lance, knight, silver, bishop and rook, unpromoted.
     #[inline]
     pub const fn can_promote(self) -> bool {
         (self as u8) < 6
     }
 
+    /// Whether the kind is a promoted one (と … 龍).
     #[inline]
     pub const fn is_promoted(self) -> bool {
         (self as u8) >= 8
@@ -153,11 +173,14 @@ impl PieceKind {
 /// A piece of one colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// The owner.
     pub color: Color,
+    /// The kind, promoted or not.
     pub kind: PieceKind,
 }
 
 impl Piece {
+    /// The piece of `color` and `kind`.
     #[inline]
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
         Piece { color, kind }

@@ -101,6 +101,28 @@ struct Undo {
     checkers: Bitboard,
 }
 
+/// A legal position: the board (with bitboards by colour and kind), both hands, the side to
+/// move, its Zobrist key and the pieces giving check, kept up to date by
+/// [`do_move`](Position::do_move) and [`undo_move`](Position::undo_move) (the moves played are
+/// kept, so that each can be undone). Built from an SFEN or a [`Setup`],
+/// which is validated first (see [`PositionError`]); equality compares board, hands and side
+/// to move, not the history.
+///
+/// ```
+/// use tsume_solver::{Color, Position};
+///
+/// // A one-move mate: the gold dropped on 5b, guarded by the pawn.
+/// let mut pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+/// assert_eq!(pos.side_to_move(), Color::Black);
+/// let m = pos.parse_move("G*5b").unwrap();
+/// pos.do_move(m);
+/// assert!(pos.is_checkmate());
+/// pos.undo_move();
+/// assert_eq!(pos.to_sfen(), "4k4/9/4P4/9/9/9/9/9/9 b G 1");
+///
+/// // Validation: two pawns of one side on a file (二歩).
+/// assert!(Position::from_sfen("4k4/9/4p4/9/9/9/4P4/4P4/9 b - 1").is_err());
+/// ```
 #[derive(Clone)]
 pub struct Position {
     board: [Option<Piece>; 81],
@@ -181,10 +203,12 @@ impl Position {
         pos
     }
 
+    /// Reads an SFEN (see [`Setup::from_sfen`]) and validates it.
     pub fn from_sfen(sfen: &str) -> Result<Position, ParsePositionError> {
         Ok(Position::from_setup(&Setup::from_sfen(sfen)?)?)
     }
 
+    /// The initial position of a game, Black to move.
     pub fn startpos() -> Position {
         Position::from_sfen(crate::setup::STARTPOS_SFEN).expect("the start position is legal")
     }
@@ -205,6 +229,8 @@ impl Position {
         }
     }
 
+    /// The SFEN of the position, move number included (that of the setup, plus the moves
+    /// played since).
     pub fn to_sfen(&self) -> String {
         self.to_setup().to_string()
     }
@@ -251,41 +277,50 @@ impl Position {
 
     // ----- queries -----
 
+    /// The player to move.
     #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side_to_move
     }
 
+    /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
     }
 
+    /// The pieces `color` holds in hand.
     #[inline]
     pub fn hand(&self, color: Color) -> Hand {
         self.hands[color.index()]
     }
 
+    /// The square of `color`'s king; `None` when it has none (usually the attacker in a
+    /// problem).
     #[inline]
     pub fn king(&self, color: Color) -> Option<Square> {
         self.kings[color.index()]
     }
 
+    /// Every occupied square.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
 
+    /// The squares of `color`'s pieces.
     #[inline]
     pub fn pieces(&self, color: Color) -> Bitboard {
         self.by_color[color.index()]
     }
 
+    /// The squares of the pieces of `kind`, both colours (promoted kinds apart).
     #[inline]
     pub fn pieces_of_kind(&self, kind: PieceKind) -> Bitboard {
         self.by_kind[kind.index()]
     }
 
+    /// The squares of `color`'s pieces of `kind`.
     #[inline]
     pub fn pieces_of(&self, color: Color, kind: PieceKind) -> Bitboard {
         self.by_kind[kind.index()] & self.by_color[color.index()]
@@ -360,6 +395,7 @@ impl Position {
         self.checkers
     }
 
+    /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
         self.checkers.is_nonempty()

@@ -16,12 +16,17 @@ pub const MAX_MOVE_NUMBER: u32 = 1 << 30;
 /// The SFEN of the initial position.
 pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
+/// What an SFEN string says (board, hands, side to move, move number), syntax-checked only:
+/// it may break any rule of shogi (two kings, two pawns on a file, more pieces than a set
+/// holds). [`Position::from_setup`](crate::Position::from_setup) checks it; to build a
+/// position piece by piece, edit a `Setup` and convert it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Setup {
     /// Pieces by square index.
     pub board: [Option<Piece>; 81],
     /// Hand counts by colour and hand kind index (P L N S B R G); may exceed the full set.
     pub hands: [[u8; 7]; 2],
+    /// The player to move (the second SFEN field).
     pub side_to_move: Color,
     /// Move number (the fourth SFEN field), 1 if absent.
     pub move_number: u32,
@@ -31,50 +36,67 @@ pub struct Setup {
 /// the top (rank 1 = `a`), columns from the left of the rank string as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SfenError {
+    /// No field at all (an empty or blank string).
     Empty,
     /// Not 3 or 4 whitespace-separated fields (`moves …` after them is not part of an SFEN).
     FieldCount {
+        /// The number of fields found.
         found: usize,
     },
     /// The board has a number of `/`-separated ranks other than 9.
     RankCount {
+        /// The number of ranks found.
         found: usize,
     },
     /// A rank describes more or fewer than 9 squares.
     RankLength {
+        /// The rank (1 = `a`, the top).
         rank: usize,
+        /// The number of squares it describes.
         squares: usize,
     },
     /// A run of digits in a rank that is not a count of 1 to 9 empty squares (`10`, `0`):
     /// a count is one digit, so `10` is read as too large a count rather than as `1`
     /// followed by an unknown letter `0`.
     BadEmptyCount {
+        /// The rank (1 = `a`).
         rank: usize,
+        /// The column of the run's first digit.
         column: usize,
+        /// The run of digits.
         found: String,
     },
     /// A character in the board field that is neither a piece letter, `+` nor a digit 1–9.
     UnknownPiece {
+        /// The rank (1 = `a`).
         rank: usize,
+        /// The column.
         column: usize,
+        /// The character.
         found: char,
     },
     /// `+` not followed by a promotable piece letter.
     BadPromotion {
+        /// The rank (1 = `a`).
         rank: usize,
+        /// The column of the `+`.
         column: usize,
     },
     /// Side to move other than `b` or `w`.
     BadSide {
+        /// The field found.
         found: String,
     },
     /// A malformed hand field.
     BadHand {
+        /// The column in the hand field.
         column: usize,
+        /// What is wrong there.
         problem: &'static str,
     },
     /// A move number that is not a positive integer.
     BadMoveNumber {
+        /// The field found.
         found: String,
     },
 }
@@ -144,6 +166,7 @@ impl fmt::Display for SfenError {
 impl std::error::Error for SfenError {}
 
 impl Setup {
+    /// A setup with nothing on the board or in hand, Black to move, move number 1.
     pub fn empty() -> Setup {
         Setup {
             board: [None; 81],
@@ -196,6 +219,7 @@ impl Setup {
         Ok(setup)
     }
 
+    /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]

@@ -15,18 +15,38 @@ pub enum PositionError {
     /// More pieces of a kind (promoted ones counted with their base kind, hands included)
     /// than a full set has.
     TooManyPieces {
+        /// The base kind.
         kind: PieceKind,
+        /// How many the setup uses.
         count: u32,
+        /// The most allowed: a full set, or what one hand can hold under
+        /// [`Validation::AllowExtraPieces`](crate::Validation::AllowExtraPieces).
         max: u8,
     },
-    /// Two unpromoted pawns of one colour on one file (二歩). `file` is 1–9.
-    Nifu { color: Color, file: u8 },
+    /// Two unpromoted pawns of one colour on one file (二歩).
+    Nifu {
+        /// The pawns' owner.
+        color: Color,
+        /// The file, 1–9.
+        file: u8,
+    },
     /// A pawn or lance on its last rank, or a knight on its last two (行き所のない駒).
-    DeadPiece { piece: Piece, square: Square },
+    DeadPiece {
+        /// The piece.
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+    },
     /// More than one king of a colour.
-    TwoKings { color: Color },
+    TwoKings {
+        /// The colour with two kings.
+        color: Color,
+    },
     /// The side that is not to move is in check (it could be captured).
-    OpponentInCheck { color: Color },
+    OpponentInCheck {
+        /// The side in check.
+        color: Color,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -59,7 +79,9 @@ impl std::error::Error for PositionError {}
 /// SFEN text that is not a legal position: either its syntax or its content is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParsePositionError {
+    /// The text is not SFEN.
     Sfen(SfenError),
+    /// The SFEN reads, but the position breaks the rules.
     Illegal(PositionError),
 }
 
@@ -93,7 +115,12 @@ pub enum IllegalMoveError {
     /// Not USI move syntax.
     Malformed(ParseMoveError),
     /// A move, but not a legal one in the position written as `sfen`.
-    NotLegal { usi: String, sfen: String },
+    NotLegal {
+        /// The move as given.
+        usi: String,
+        /// The position.
+        sfen: String,
+    },
 }
 
 impl fmt::Display for IllegalMoveError {
