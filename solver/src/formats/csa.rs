@@ -32,16 +32,23 @@ pub struct CsaRecord {
 /// Why a CSA text could not be read; `line` is 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CsaError {
+    /// The line at fault (for a missing part, the line where that was noticed: the
+    /// side-to-move line, or the last line).
     pub line: usize,
+    /// What is wrong.
     pub kind: CsaErrorKind,
 }
 
+/// What is wrong with a CSA text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CsaErrorKind {
     /// Nothing but blank and comment lines.
     Empty,
     /// Some of the `P1`…`P9` rows are missing.
-    TruncatedBoard { missing: Vec<usize> },
+    TruncatedBoard {
+        /// The numbers of the missing rows (1 to 9).
+        missing: Vec<usize>,
+    },
     /// The position is never closed by a side-to-move line (`+` or `-`).
     MissingSide,
     /// A `Pn` row that cannot be read.
@@ -53,7 +60,12 @@ pub enum CsaErrorKind {
     /// A move that cannot be read.
     BadMove(String),
     /// A move that is not legal in the position reached.
-    IllegalMove { text: String, reason: String },
+    IllegalMove {
+        /// The move as written.
+        text: String,
+        /// Why it is not legal there.
+        reason: String,
+    },
     /// The position is not legal.
     IllegalPosition(PositionError),
 }

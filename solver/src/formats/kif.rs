@@ -109,16 +109,22 @@ pub struct KifRecord {
 /// Why a KIF text could not be read; `line` is 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KifError {
+    /// The line at fault (for a missing part, the line where that was noticed).
     pub line: usize,
+    /// What is wrong.
     pub kind: KifErrorKind,
 }
 
+/// What is wrong with a KIF text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KifErrorKind {
     /// Nothing but blank and comment lines.
     Empty,
     /// The file ends (or another line starts) before the diagram's closing border.
-    TruncatedBoard { ranks: usize },
+    TruncatedBoard {
+        /// The diagram rows read before it ended.
+        ranks: usize,
+    },
     /// A board diagram row that cannot be read.
     BadBoardRow(String),
     /// A second board diagram.
@@ -132,9 +138,19 @@ pub enum KifErrorKind {
     /// A move line that cannot be read.
     BadMove(String),
     /// A move that is not legal in the position reached.
-    IllegalMove { text: String, reason: String },
+    IllegalMove {
+        /// The move as written.
+        text: String,
+        /// Why it is not legal there.
+        reason: String,
+    },
     /// Move numbers that do not follow each other.
-    MoveNumber { expected: usize, found: usize },
+    MoveNumber {
+        /// The number the move should have had.
+        expected: usize,
+        /// The number it has.
+        found: usize,
+    },
     /// The diagram is not a legal position.
     IllegalPosition(PositionError),
     /// Header lines but no board diagram, `手合割` or move: a file cut off before its
