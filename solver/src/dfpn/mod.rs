@@ -14,16 +14,12 @@ mod children;
 mod clock;
 mod estimates;
 pub mod hands;
-#[allow(missing_docs)] // the search's own (issue 24 item 2)
 mod node;
 mod parallel;
 mod probe;
-#[allow(missing_docs)] // the search's own (issue 24 item 2)
 pub mod search;
 #[cfg(feature = "stats")]
-#[allow(missing_docs)] // counters for measurement
 pub mod stats;
-#[allow(missing_docs)] // the search's own (issue 24 item 2)
 pub mod table;
 pub use parallel::WARM_UP_NODES;
 pub(crate) use parallel::{side_by_side, side_by_side_with};

@@ -9,7 +9,9 @@ use crate::square::Square;
 /// The value of a node as returned to its parent.
 #[derive(Clone, Copy, Debug)]
 pub struct NodeResult {
+    /// Proof number: 0 when proven, [`INF`] when disproven.
     pub pn: u32,
+    /// Disproof number: 0 when disproven, [`INF`] when proven.
     pub dn: u32,
     /// Proven: mate length; disproven: no mate within this many plies.
     pub len: u16,
@@ -17,6 +19,8 @@ pub struct NodeResult {
     pub hand: Hand,
     /// Shallowest path depth a (repetition) disproof depends on; `u32::MAX` if none.
     pub rep_depth: u32,
+    /// Of a proof, when known: the mating check (attacker to move) or a longest evasion
+    /// (defender to move); `None` for other results.
     pub best: Option<Move>,
     /// Nodes searched below (for the table's replacement policy).
     pub amount: u32,
@@ -47,6 +51,7 @@ impl NodeResult {
         }
     }
 
+    /// Proven, disproven or still unknown.
     pub fn kind(&self) -> Kind {
         Kind::of(self.pn, self.dn)
     }

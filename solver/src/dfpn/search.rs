@@ -110,10 +110,20 @@ pub(super) fn salt_of(missing: Hand) -> u64 {
     }
 }
 
+/// One df-pn search: the current position (moved along the path as nodes are entered and
+/// left), whose mate it is after, the game it plays, the table it shares, and what it has
+/// spent. [`Search::solve_current`] answers one "mate within N?" question; a solve asks
+/// several in turn of the same `Search`, reusing its table. It recurses once per ply: run
+/// it on a thread with a deep stack ([`on_search_thread`](super::on_search_thread)).
 pub struct Search<'t> {
+    /// The transposition table (shared with other threads in a parallel search).
     pub table: &'t Table,
+    /// The current position: the root (or where [`Search::push_move`] led) between searches,
+    /// the node being searched during one.
     pub pos: Position,
+    /// The side that mates.
     pub attacker: Color,
+    /// The defences an AND node considers (the game).
     pub defences: Defences,
     /// XORed into every table key: it tells apart positions of the same board and attacker
     /// hand whose defender hands differ because pieces left the game (the tsume rules'
@@ -127,10 +137,12 @@ pub struct Search<'t> {
     /// Full keys of the positions on the current path, with their path depth.
     pub(super) path: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     pub(super) depth: u32,
+    /// Nodes searched so far by this search (all its `solve_current` calls).
     pub nodes: u64,
     pub(super) limits: Limits,
     pub(super) start: Instant,
     pub(super) next_report: Instant,
+    /// The limit that stopped the search, if one did (the last answer is then unknown).
     pub stopped: Option<Stop>,
     /// Disproofs that depended on the path and were not stored (a statistic).
     pub path_dependent: u64,
@@ -167,6 +179,7 @@ struct OrNode<'a> {
 }
 
 impl<'t> Search<'t> {
+    /// A search of `pos` for a mate by the side to move, every legal defence counting.
     pub fn new(table: &'t Table, pos: Position, limits: Limits) -> Search<'t> {
         let attacker = pos.side_to_move();
         Search::with_rules(table, pos, attacker, limits, Defences::All)
@@ -222,6 +235,7 @@ impl<'t> Search<'t> {
         self.path.entry(self.pos.full_key()).or_insert(self.depth);
     }
 
+    /// Takes back the last [`Search::push_move`].
     pub fn pop_move(&mut self) {
         if self.path.get(&self.pos.full_key()) == Some(&self.depth) {
             self.path.remove(&self.pos.full_key());

@@ -18,6 +18,7 @@ use crate::hand::Hand;
 pub enum Fate {
     /// Every call returned on a threshold (or a limit).
     Open,
+    /// Mate.
     Proven,
     /// No mate at any length (path-independent).
     NoMate,
@@ -46,11 +47,13 @@ pub struct Node {
     pub or: bool,
     /// The position (key and hand, without the budget).
     pub position: u64,
+    /// The budget it was entered with.
     pub remaining: u16,
     /// Times the node was entered.
     pub visits: u32,
     /// Nodes charged to it (see the module doc).
     pub own_nodes: u64,
+    /// What became of it.
     pub fate: Fate,
     /// For a bounded disproof of an attacker node: the mate length the table knew for the
     /// position when it was disproven (an upper bound of its shortest mate), if any.
@@ -59,10 +62,12 @@ pub struct Node {
     pub parent: Option<u64>,
 }
 
+/// The counters of one search, reset by [`Stats::clear`].
 #[derive(Default)]
 pub struct Stats {
     /// Node entries by remaining budget (index 1023: unlimited or larger), OR and AND.
     pub by_remaining: Vec<[u64; 2]>,
+    /// Every node entered, by identity (position, budget and side).
     pub nodes: HashMap<u64, Node>,
     /// The nodes on the path (identities).
     frames: Vec<u64>,
@@ -77,10 +82,13 @@ fn identity(key: u64, hand: Hand, remaining: u16, or: bool) -> (u64, u64) {
 }
 
 impl Stats {
+    /// Forgets everything counted.
     pub fn clear(&mut self) {
         *self = Stats::default();
     }
 
+    /// A node entered: an attacker node if `or`, of table key `key`, attacker hand `hand`
+    /// and budget `remaining`; the nodes counted until its [`Stats::exit`] are charged to it.
     pub fn enter(&mut self, or: bool, key: u64, hand: Hand, remaining: u16) {
         if self.by_remaining.is_empty() {
             self.by_remaining = vec![[0; 2]; 1024];
@@ -110,6 +118,9 @@ impl Stats {
         }
     }
 
+    /// The innermost entered node left, with its `fate` (kept unless open), the length
+    /// `bound` of a disproof (a [`NO_MATE`] bound makes it [`Fate::NoMate`]) and the mate
+    /// length the table knew for it.
     pub fn exit(&mut self, fate: Fate, bound: u16, known_mate: Option<u16>) {
         let id = self.frames.pop().expect("entered");
         let n = self.nodes.get_mut(&id).expect("entered");

@@ -48,6 +48,7 @@ pub const INF: u32 = u32::MAX / 2;
 /// A length bound meaning "no mate at any length".
 pub const NO_MATE: u16 = u16::MAX;
 
+/// Slots per cluster: the entries one board key may occupy (see the module doc).
 pub const CLUSTER: usize = 8;
 
 /// Tables of at least this size are advised to use huge pages (see [`advise_huge_pages`]).
@@ -59,10 +60,14 @@ pub const CLUSTER: usize = 8;
 /// 0.55–0.83 s instead of 0.17 s (some 15 ms more per tiny search).
 const HUGE_PAGE_TABLE_BYTES: usize = 64 << 20;
 
+/// The state of a node's proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// Neither proven nor disproven yet (both numbers non-zero).
     Unknown,
+    /// Mate (proof number 0).
     Proven,
+    /// No mate, within the length bound (disproof number 0).
     Disproven,
 }
 
@@ -153,18 +158,26 @@ impl Entry {
 /// What the table knows about a position with a given hand and remaining length.
 #[derive(Clone, Copy, Debug)]
 pub struct Probe {
+    /// Proof number: 0 proven, [`INF`] disproven; unknown, the largest of the unknown
+    /// entries for the same length with this or a stronger hand (holding less is at least
+    /// as hard to prove), 1 when none.
     pub pn: u32,
+    /// Disproof number: 0 disproven, [`INF`] proven; unknown, the largest of the unknown
+    /// entries for the same length with this or a weaker hand, 1 when none.
     pub dn: u32,
     /// Proven: mate length; disproven: the bound; unknown: 0.
     pub len: u16,
     /// Proof hand (proven) or disproof hand (disproven).
     pub hand: Hand,
+    /// The best move stored with the entry used (a proof, a disproof, or the unknown entry
+    /// of this very hand), when any.
     pub best: Option<Move>,
     /// Whether the table had anything for this exact position (final or unknown).
     pub found: bool,
 }
 
 impl Probe {
+    /// Proven, disproven or still unknown.
     #[inline]
     pub fn kind(&self) -> Kind {
         Kind::of(self.pn, self.dn)
