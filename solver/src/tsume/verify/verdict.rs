@@ -211,6 +211,8 @@ pub struct Verdict {
     pub final_alternatives: Vec<Move>,
     /// With [`VerifyOptions::allow_promotion_choice`]: (ply, move) of each tolerated
     /// non-final move whose other promotion choice also mates.
+    ///
+    /// [`VerifyOptions::allow_promotion_choice`]: super::VerifyOptions::allow_promotion_choice
     pub promotion_choices: Vec<(usize, Move)>,
     /// Nodes searched in all.
     pub nodes: u64,
