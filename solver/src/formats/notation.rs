@@ -63,6 +63,20 @@ pub fn kif_move(pos: &Position, m: Move, previous_to: Option<Square>) -> String 
 }
 
 /// A line of moves from `pos` in Japanese with side marks, space separated.
+///
+/// ```
+/// use tsume_solver::notation::japanese_line;
+/// use tsume_solver::{Move, Position};
+///
+/// let moves: Vec<Move> = ["7g7f", "3c3d", "8h2b+", "3a2b"]
+///     .iter()
+///     .map(|m| m.parse().unwrap())
+///     .collect();
+/// assert_eq!(
+///     japanese_line(&Position::startpos(), &moves),
+///     "▲７六歩 △３四歩 ▲２二角成 △同銀"
+/// );
+/// ```
 pub fn japanese_line(pos: &Position, moves: &[Move]) -> String {
     let mut p = pos.clone();
     let mut out = Vec::with_capacity(moves.len());
