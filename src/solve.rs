@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use serde::Serialize;
-use tsume_solver::dfpn::search::Stop;
+use tsume_solver::dfpn::search::{Stop, Unsettled};
 use tsume_solver::dfpn::{Outcome, SolveReport};
 use tsume_solver::usi::Root;
 use tsume_solver::{notation, tsume, Color, Limits, Move, Position, Rules, Solver};
@@ -254,7 +254,7 @@ fn record_answer(
         ..
     } = answer
     {
-        eprintln!("note: {} reached: {}", stop_name(*stop), answer.headline());
+        eprintln!("note: {}: {}", unsettled_reason(*stop), answer.headline());
     }
     input::record_text(pos, answer.moves(), answer.record_ending(), report, output)
 }
@@ -294,12 +294,14 @@ pub enum Answer<'r> {
         moves: Option<&'r [Move]>,
         /// The convention of `length` and `moves`.
         line_rules: Rules,
-        /// The limit that stopped the search before it ended, if any.
-        stopped: Option<Stop>,
+        /// Why the search ended before the answer was settled (a limit, but for a
+        /// contradiction between searches), if it did.
+        stopped: Option<Unsettled>,
     },
     NoMate,
-    /// A limit stopped the search before any mate was found.
-    Unknown(Stop),
+    /// A limit stopped the search (or the searches contradicted each other) before any
+    /// mate was found.
+    Unknown(Unsettled),
 }
 
 impl<'r> Answer<'r> {
@@ -377,7 +379,7 @@ impl<'r> Answer<'r> {
                 unproven_note(*length, *lower_bound)
             ),
             Answer::NoMate => "no mate".to_string(),
-            Answer::Unknown(stop) => format!("unknown ({} reached)", stop_name(*stop)),
+            Answer::Unknown(why) => format!("unknown ({})", unsettled_reason(*why)),
         }
     }
 }
@@ -389,6 +391,15 @@ fn unproven_note(length: u16, lower_bound: u16) -> String {
         format!("not proven shortest; no mate within {}", lower_bound - 2)
     } else {
         "not proven shortest".to_string()
+    }
+}
+
+/// Why the answer is not settled, for the text output: `node limit reached`, ….
+fn unsettled_reason(why: Unsettled) -> String {
+    match why {
+        Unsettled::Limit(stop) => format!("{} reached", stop_name(stop)),
+        Unsettled::Inconsistent => "the searches contradicted each other".to_string(),
+        Unsettled::CutShort => "equally long defences left untried".to_string(),
     }
 }
 
@@ -530,7 +541,7 @@ fn json_text(
             }
         }
         Answer::NoMate => {}
-        Answer::Unknown(stop) => obj.stopped = Some(stop_key(*stop)),
+        Answer::Unknown(why) => obj.stopped = Some(stop_key(*why)),
     }
     serde_json::to_string(&obj).expect("plain data serialises") + "\n"
 }
@@ -611,11 +622,13 @@ fn variations_text(pos: &Position, moves: &[Move], plies: &[tsume::DefenderPly])
 }
 
 /// The `stopped` value of the JSON.
-fn stop_key(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Nodes => "node_limit",
-        Stop::Time => "time_limit",
-        Stop::Requested => "stop",
+fn stop_key(why: Unsettled) -> &'static str {
+    match why {
+        Unsettled::Limit(Stop::Nodes) => "node_limit",
+        Unsettled::Limit(Stop::Time) => "time_limit",
+        Unsettled::Limit(Stop::Requested) => "stop",
+        Unsettled::Inconsistent => "inconsistent",
+        Unsettled::CutShort => "cut_short",
     }
 }
 
@@ -650,8 +663,8 @@ fn text_answer(
             (None, _) => {}
             (Some(stop), _) => {
                 out += &format!(
-                    "{} reached: {}\n",
-                    stop_name(*stop),
+                    "{}: {}\n",
+                    unsettled_reason(*stop),
                     match (line_rules, rules == Rules::Tsume, moves) {
                         (Rules::Tsume, _, _) => {
                             "best play is proven; the other mating last moves are not known"

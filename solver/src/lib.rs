@@ -31,7 +31,7 @@ pub use rules::{
 
 pub use bitboard::Bitboard;
 pub use color::Color;
-pub use dfpn::{Limits, Outcome, SolveReport, Stop};
+pub use dfpn::{Limits, Outcome, SolveReport, Stop, Unsettled};
 pub use hand::Hand;
 pub use moves::{Move, MoveList};
 pub use piece::{Piece, PieceKind};

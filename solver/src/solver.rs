@@ -12,7 +12,7 @@ use std::str::FromStr;
 use crate::color::Color;
 use crate::dfpn::search::{Defences, Search};
 use crate::dfpn::table::{Kind, Table, TableAllocError};
-use crate::dfpn::{self, Limits, SearchThreadError, SolveReport, Stop};
+use crate::dfpn::{self, Limits, SearchThreadError, SolveReport, Unsettled};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::setup::Setup;
@@ -266,7 +266,7 @@ impl Solver {
         pos: &Position,
         line: &[Move],
         limits: &Limits,
-    ) -> Result<Vec<DefenderPly>, Stop> {
+    ) -> Result<Vec<DefenderPly>, Unsettled> {
         let attacker = pos.side_to_move();
         let same_game =
             self.rules() == Some(Rules::Tsume) && self.last_tsume_attacker == Some(attacker);

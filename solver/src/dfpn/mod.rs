@@ -36,7 +36,7 @@ use crate::movegen::{self, MoveCounter};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use search::Defences;
-pub use search::{Limits, Progress, ProgressCallback, Search, Stop};
+pub use search::{Limits, Progress, ProgressCallback, Search, Stop, Unsettled};
 
 use crate::solver::Rules;
 use std::sync::Arc;
@@ -90,8 +90,9 @@ pub enum Outcome {
     },
     /// No forced mate.
     NoMate,
-    /// A limit was reached before the answer was known.
-    Unknown(Stop),
+    /// The answer is not known: a limit was reached first (or, with a table key collision,
+    /// the searches contradicted each other).
+    Unknown(Unsettled),
 }
 
 /// What a [`Solver`](crate::Solver) solve found.
@@ -325,7 +326,7 @@ fn solve_on_this_thread(
 #[derive(Clone, Debug)]
 pub(crate) struct FirstMate {
     /// The mate's length (an upper bound of the shortest), `None` for no mate.
-    pub length: Result<Option<u16>, Stop>,
+    pub length: Result<Option<u16>, Unsettled>,
     /// A mating line of at most that length, read from the table (if still there).
     pub line: Option<Vec<Move>>,
     /// Nodes searched.
@@ -348,7 +349,7 @@ pub(crate) fn first_mate(
     let (length, line) = match r.kind() {
         Kind::Proven => (Ok(Some(r.len)), table_mating_line(&mut search, r.len)),
         Kind::Disproven => (Ok(None), None),
-        Kind::Unknown => (Err(search.stopped.unwrap_or(Stop::Nodes)), None),
+        Kind::Unknown => (Err(search.unsettled()), None),
     };
     FirstMate {
         length,
@@ -373,7 +374,7 @@ pub(crate) fn shorten_cheaply(
     length: u16,
     cap: u64,
     mut found: impl FnMut(u16, Option<Vec<Move>>, u64),
-) -> (Result<u16, Stop>, u64) {
+) -> (Result<u16, Unsettled>, u64) {
     let mut length = length;
     let mut nodes = 0;
     while length >= 3 {
@@ -395,7 +396,7 @@ pub(crate) fn shorten_cheaply(
                 found(length, table_mating_line(&mut search, length), nodes);
             }
             (Kind::Unknown, Some(Stop::Nodes)) if capped => break,
-            (Kind::Unknown, stop) => return (Err(stop.unwrap_or(Stop::Nodes)), nodes),
+            (Kind::Unknown, _) => return (Err(search.unsettled()), nodes),
             (Kind::Disproven, _) => break,
         }
     }
@@ -409,7 +410,7 @@ fn solve_search(
 ) -> Outcome {
     let r = search.solve_current(MAX_LENGTH);
     let mut len = match r.kind() {
-        Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+        Kind::Unknown => return Outcome::Unknown(search.unsettled()),
         Kind::Disproven => return Outcome::NoMate,
         Kind::Proven => r.len,
     };
@@ -429,13 +430,13 @@ fn solve_search(
                 proven(search, len);
             }
             Kind::Disproven => break,
-            Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+            Kind::Unknown => return Outcome::Unknown(search.unsettled()),
         }
     }
     recorder.lower_bound(len, search.nodes);
     match best_play_line(search, len) {
         Some(moves) => Outcome::Mate { moves },
-        None => Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+        None => Outcome::Unknown(search.unsettled()),
     }
 }
 
@@ -513,7 +514,8 @@ fn proven_len_after(search: &Search, m: Move, remaining: u16) -> Option<u16> {
 
 /// A best-play line from the current position whose value is `value` plies: the attacker
 /// plays a mate of the shortest length, the defender a defence of the longest. Leaves the
-/// position unchanged. `None` if a limit stopped the search.
+/// position unchanged. `None` if a limit stopped the search (or the searches contradicted
+/// each other: see [`Search::unsettled`]).
 fn best_play_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut v = value;

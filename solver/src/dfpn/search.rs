@@ -32,7 +32,7 @@ use crate::position::Position;
 use crate::square::Square;
 use crate::zobrist;
 
-pub use super::clock::{Limits, Progress, ProgressCallback, Stop};
+pub use super::clock::{Limits, Progress, ProgressCallback, Stop, Unsettled};
 pub use super::node::NodeResult;
 use super::node::*;
 use super::parallel::Marks;

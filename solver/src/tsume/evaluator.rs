@@ -44,14 +44,14 @@ use std::sync::Arc;
 use dashmap::DashMap;
 
 use crate::color::Color;
-use crate::dfpn::search::{Defences, Limits, Progress, ProgressCallback, Search, Stop};
+use crate::dfpn::search::{Defences, Limits, Progress, ProgressCallback, Search, Stop, Unsettled};
 use crate::dfpn::table::{Kind, Table, NO_MATE};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
-/// A value, or the limit that stopped the search before it was known.
-pub type Eval<T> = Result<T, Stop>;
+/// A value, or why it is not known (the limit that stopped the search, most often).
+pub type Eval<T> = Result<T, Unsettled>;
 
 /// The raw game's search in [`Evaluator::bounds`] stops after this many times the nodes of
 /// the lower-bound game's proof of the same question, plus [`RAW_CAP_MIN`]. The minimum is
@@ -192,7 +192,7 @@ impl<'t> Evaluator<'t> {
             (a, b) => a.or(b),
         };
         if limit == Some(0) {
-            return Err(Stop::Nodes);
+            return Err(Unsettled::Limit(Stop::Nodes));
         }
         let capped = cap.is_some_and(|c| limit.is_none_or(|l| c < l));
         let node_limit = if capped { cap } else { limit };
@@ -221,7 +221,7 @@ impl<'t> Evaluator<'t> {
         self.nodes += search.nodes;
         match (r.kind(), search.stopped) {
             (Kind::Unknown, Some(Stop::Nodes)) if capped => Ok((Kind::Unknown, 0)),
-            (Kind::Unknown, stop) => Err(stop.unwrap_or(Stop::Nodes)),
+            (Kind::Unknown, _) => Err(search.unsettled()),
             (kind, _) => Ok((kind, r.len)),
         }
     }

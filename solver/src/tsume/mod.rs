@@ -14,7 +14,9 @@ use std::time::Instant;
 
 use crate::color::Color;
 use crate::dfpn::table::{Table, TableAllocError};
-use crate::dfpn::{self, Limits, Outcome, Progress, ProgressCallback, Recorder, SolveReport, Stop};
+use crate::dfpn::{
+    self, Limits, Outcome, Progress, ProgressCallback, Recorder, SolveReport, Unsettled,
+};
 use crate::hand::Hand;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
@@ -292,7 +294,7 @@ impl Run<'_> {
 /// lower-bound game's shortest mate `P` bounds the value from below by `P − 2` (by `P`
 /// where no line ends with pieces left over), so it is the least `r` from there up with
 /// tsume mate within `r`, or `upper`.
-pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Stop> {
+pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Unsettled> {
     tsume_value_reporting(ev, pos, upper, &mut |_, _| {})
 }
 
@@ -304,7 +306,7 @@ fn tsume_value_reporting(
     pos: &mut Position,
     upper: i32,
     on_lower_bound: &mut dyn FnMut(i32, u64),
-) -> Result<i32, Stop> {
+) -> Result<i32, Unsettled> {
     let least = match ev.lower_bound_length(pos, upper - 2)? {
         Some(p) => p - 2,
         None => upper - 2,
@@ -337,7 +339,7 @@ pub fn is_longest_defence(
     pos: &mut Position,
     d: Move,
     v: i32,
-) -> Result<bool, Stop> {
+) -> Result<bool, Unsettled> {
     if ev.is_useless_interposition(pos, d, v)? {
         return Ok(false);
     }
@@ -364,7 +366,7 @@ pub fn best_play_line(
     pos: &mut Position,
     v: i32,
     tie_break: &mut TieBreak,
-) -> Result<Vec<Move>, Stop> {
+) -> Result<Vec<Move>, Unsettled> {
     if pos.side_to_move() == ev.attacker {
         attacker_line(ev, pos, v, tie_break)
     } else {
@@ -378,7 +380,7 @@ fn attacker_line(
     pos: &mut Position,
     v: i32,
     tie_break: &mut TieBreak,
-) -> Result<Vec<Move>, Stop> {
+) -> Result<Vec<Move>, Unsettled> {
     // The checks the tables know to mate first: each one tried before the mating one
     // costs a disproof. (With several mating checks, a flaw, which one is shown may then
     // depend on the tables.)
@@ -399,7 +401,7 @@ fn attacker_line(
     }
     // None only if the searches contradict each other (a key collision): answer
     // "unknown" rather than a wrong line.
-    first.ok_or(Stop::Nodes)
+    first.ok_or(Unsettled::Inconsistent)
 }
 
 /// [`best_play_line`] with the defender to move.
@@ -408,7 +410,7 @@ fn defender_line(
     pos: &mut Position,
     v: i32,
     tie_break: &mut TieBreak,
-) -> Result<Vec<Move>, Stop> {
+) -> Result<Vec<Move>, Unsettled> {
     let mut evasions = MoveList::new();
     movegen::generate_evasions(pos, &mut evasions);
     if evasions.is_empty() || v < 0 {
@@ -437,7 +439,8 @@ fn defender_line(
         Some(line) => Ok(line),
         // No counted defence: mated but for useless interpositions.
         None if v == 0 => Ok(Vec::new()),
-        None => Err(Stop::Nodes),
+        // Not mated, yet no counted defence reaches the value: a contradiction.
+        None => Err(Unsettled::Inconsistent),
     }
 }
 
@@ -451,7 +454,7 @@ fn line_after(
     v: i32,
     tie_break: &mut TieBreak,
     first: &mut Option<Vec<Move>>,
-) -> Result<Option<Vec<Move>>, Stop> {
+) -> Result<Option<Vec<Move>>, Unsettled> {
     pos.do_move(m);
     let rest = best_play_line(ev, pos, v, tie_break);
     let mut line = vec![m];
@@ -492,7 +495,7 @@ pub fn final_alternatives(
     ev: &mut Evaluator,
     root: &mut Position,
     line: &[Move],
-) -> Result<Vec<Move>, Stop> {
+) -> Result<Vec<Move>, Unsettled> {
     let Some((&last, before)) = line.split_last() else {
         return Ok(Vec::new());
     };
@@ -541,7 +544,7 @@ pub(crate) fn variations_in(
     line: &[Move],
     limits: &Limits,
     tables: &mut Tables,
-) -> Result<Vec<DefenderPly>, Stop> {
+) -> Result<Vec<DefenderPly>, Unsettled> {
     let limits = Limits {
         on_progress: None,
         on_event: None,
@@ -582,7 +585,7 @@ fn defender_alternatives(
     pos: &mut Position,
     chosen: Move,
     v: i32,
-) -> Result<Vec<(Move, Option<u16>)>, Stop> {
+) -> Result<Vec<(Move, Option<u16>)>, Unsettled> {
     let mut evasions = MoveList::new();
     movegen::generate_evasions(pos, &mut evasions);
     let mut out = Vec::new();
@@ -604,7 +607,11 @@ fn defender_alternatives(
 /// attacker-to-move `pos` (that defence included): the length of a best-play line from
 /// `pos` plus one, if its value is at most `most` (the two-ply rule's value, see
 /// [`tsume_value`]).
-fn defence_value(ev: &mut Evaluator, pos: &mut Position, most: i32) -> Result<Option<u16>, Stop> {
+fn defence_value(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    most: i32,
+) -> Result<Option<u16>, Unsettled> {
     let mut r = -1;
     while r < most {
         if ev.mate_or(pos, r)? {
