@@ -13,7 +13,7 @@ use serde::Serialize;
 use tsume_solver::dfpn::search::{Stop, Unsettled};
 use tsume_solver::dfpn::{Outcome, SolveReport};
 use tsume_solver::usi::Root;
-use tsume_solver::{notation, tsume, Color, Limits, Move, Position, Rules, Solver};
+use tsume_solver::{notation, tsume, Color, Limits, Move, Plies, Position, Rules, Solver};
 
 use crate::live::{self, Live, Ticker};
 use crate::{bad_input, exit, input, parse_time_limit};
@@ -283,9 +283,9 @@ pub enum Answer<'r> {
         /// The attacker mates within this many plies against every defence (under
         /// `line_rules`; under tsume rules a raw length bounds the tsume length from
         /// above).
-        length: u16,
+        length: Plies,
         /// Every mate shorter than this is proven impossible.
-        lower_bound: u16,
+        lower_bound: Plies,
         /// The line: best play when the search ended; when a limit stopped it, a mating
         /// line read from the table when a mate was proven (every attacker move checks, it
         /// ends in mate; the defender's moves are not necessarily the longest, so it may be
@@ -308,8 +308,8 @@ impl<'r> Answer<'r> {
     pub fn of(report: &'r SolveReport, rules: Rules) -> Answer<'r> {
         match &report.outcome {
             Outcome::Mate { moves } => Answer::Mate {
-                length: moves.len() as u16,
-                lower_bound: moves.len() as u16,
+                length: Plies::of_line(moves),
+                lower_bound: Plies::of_line(moves),
                 moves: Some(moves),
                 line_rules: rules,
                 stopped: None,
@@ -385,10 +385,13 @@ impl<'r> Answer<'r> {
 }
 
 /// `not proven shortest; no mate within N` (the lower bound's part when one is known).
-fn unproven_note(length: u16, lower_bound: u16) -> String {
+fn unproven_note(length: Plies, lower_bound: Plies) -> String {
     debug_assert!(lower_bound < length);
-    if lower_bound > 1 {
-        format!("not proven shortest; no mate within {}", lower_bound - 2)
+    if lower_bound > Plies::new(1) {
+        format!(
+            "not proven shortest; no mate within {}",
+            lower_bound.minus(2)
+        )
     } else {
         "not proven shortest".to_string()
     }
@@ -505,7 +508,7 @@ fn json_text(
             .improvements
             .iter()
             .map(|i| ImprovementJson {
-                length: i.length,
+                length: i.length.get(),
                 line_rules: i.rules.name(),
                 nodes: i.nodes,
                 time_ms: i.elapsed.as_millis() as u64,
@@ -521,17 +524,23 @@ fn json_text(
             line_rules,
             stopped,
         } => {
-            obj.length = Some(*length);
+            obj.length = Some(length.get());
             obj.shortest = Some(if lower_bound >= length {
                 "proven"
             } else {
                 "unproven"
             });
-            obj.lower_bound = Some(*lower_bound);
+            obj.lower_bound = Some(lower_bound.get());
             obj.line_rules = Some(line_rules.name());
             obj.moves = moves.map(usi_list);
             obj.stopped = stopped.map(stop_key);
-            obj.proofs = Some(report.proofs.iter().map(|&(l, n)| [l as u64, n]).collect());
+            obj.proofs = Some(
+                report
+                    .proofs
+                    .iter()
+                    .map(|&(l, n)| [u64::from(l), n])
+                    .collect(),
+            );
             if let (Some(extras), None) = (tsume_extras, stopped) {
                 obj.final_alternatives = Some(usi_list(&extras.final_alternatives));
                 obj.variations = extras
@@ -557,7 +566,7 @@ fn variations_json(plies: &[tsume::DefenderPly]) -> Vec<VariationJson> {
                 .iter()
                 .map(|&(m, v)| AlternativeJson {
                     mv: m.to_string(),
-                    value: v,
+                    value: v.map(Plies::get),
                     useless: v.is_none(),
                 })
                 .collect(),
@@ -602,7 +611,7 @@ fn variations_text(pos: &Position, moves: &[Move], plies: &[tsume::DefenderPly])
         };
         let mut alternatives = ply.alternatives.clone();
         // Longest first; a useless interposition (no value) last.
-        alternatives.sort_by_key(|&(_, v)| std::cmp::Reverse(v.map_or(0, |v| v as u32 + 1)));
+        alternatives.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
         let others: Vec<String> = alternatives
             .iter()
             .map(|&(m, v)| match v {
@@ -726,7 +735,7 @@ mod tests {
         let plies = [
             tsume::DefenderPly {
                 ply: 2,
-                alternatives: vec![(m("P*3b"), None), (m("2b1b"), Some(2))],
+                alternatives: vec![(m("P*3b"), None), (m("2b1b"), Some(Plies::new(2)))],
             },
             tsume::DefenderPly {
                 ply: 4,

@@ -20,6 +20,7 @@ use crate::dfpn::{
 use crate::hand::Hand;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
+use crate::plies::Plies;
 use crate::position::Position;
 pub use evaluator::Evaluator;
 
@@ -189,7 +190,7 @@ impl Run<'_> {
     fn after_raw_mate(
         &mut self,
         first: &dfpn::FirstMate,
-        upper: u16,
+        upper: Plies,
         tables: &mut Tables,
     ) -> Found {
         // Until the tsume length is known, the answer is this raw mate: the tsume length
@@ -232,7 +233,7 @@ impl Run<'_> {
     fn evaluate(
         &mut self,
         tables: &mut Tables,
-        upper: u16,
+        upper: Plies,
         first_nodes: u64,
         shortening_nodes: u64,
     ) -> Found {
@@ -262,9 +263,9 @@ impl Run<'_> {
         let mut on_lower_bound = |value: i32, nodes: u64| {
             // A value of at least `value` is a length of at least `value` (a line of value
             // `v` is `v` or `v + 2` plies long), and a mate is at least 1 ply.
-            recorder.lower_bound(value.max(1) as u16, before + nodes);
+            recorder.lower_bound(Plies::of_value(value.max(1)), before + nodes);
         };
-        let line = tsume_value_reporting(&mut ev, &mut root, upper as i32, &mut on_lower_bound)
+        let line = tsume_value_reporting(&mut ev, &mut root, upper.value(), &mut on_lower_bound)
             .and_then(|value| best_play_line(&mut ev, &mut root, value, &mut TieBreak::new()));
         let nodes = |ev: &Evaluator| shortening_nodes + ev.nodes;
         let line = match line {
@@ -272,7 +273,7 @@ impl Run<'_> {
             Err(stop) => return Found::ended(Outcome::Unknown(stop), nodes(&ev)),
         };
         // Best play is proven: its length is the tsume length.
-        let length = line.len() as u16;
+        let length = Plies::of_line(&line);
         self.recorder.lower_bound(length, before + ev.nodes);
         self.recorder
             .mate(length, Some(line.clone()), Rules::Tsume, before + ev.nodes);
@@ -418,11 +419,12 @@ fn defender_line(
     }
     // The defences the raw table thinks longest first: the first that is a longest
     // counted defence and leaves no pieces in hand ends the search.
-    let mut order: Vec<(u16, Move)> = evasions
+    // (Those not known to be mate first, as if longest.)
+    let mut order: Vec<(Option<Plies>, Move)> = evasions
         .iter()
-        .map(|&d| (ev.raw_hint_after(pos, d).unwrap_or(u16::MAX), d))
+        .map(|&d| (ev.raw_hint_after(pos, d), d))
         .collect();
-    order.sort_by_key(|&(l, d)| (std::cmp::Reverse(l), d.raw()));
+    order.sort_by_key(|&(l, d)| (l.is_some(), std::cmp::Reverse(l), d.raw()));
     let mut first: Option<Vec<Move>> = None;
     for &(_, d) in &order {
         if !is_longest_defence(ev, pos, d, v)? {
@@ -474,7 +476,7 @@ fn line_after(
 /// length, less 2 when it ends with `attacker` pieces in hand.
 pub fn line_value(pos: &mut Position, line: &[Move], attacker: Color) -> i32 {
     let leftover = !hand_after_line(pos, line, attacker).is_empty();
-    line.len() as i32 - if leftover { 2 } else { 0 }
+    Plies::of_line(line).value() - if leftover { 2 } else { 0 }
 }
 
 /// `attacker`'s hand after playing `line` from `pos` (left as it was).
@@ -533,7 +535,7 @@ pub struct DefenderPly {
     /// Every legal defence but the line's, with its value: the plies to mate from the
     /// defender's node when it is played (the defence included, along a best-play line
     /// after it), or `None` for a useless interposition (not counted).
-    pub alternatives: Vec<(Move, Option<u16>)>,
+    pub alternatives: Vec<(Move, Option<Plies>)>,
 }
 
 /// The defender's alternatives, with their values, at each defender ply of `line` (a
@@ -585,7 +587,7 @@ fn defender_alternatives(
     pos: &mut Position,
     chosen: Move,
     v: i32,
-) -> Result<Vec<(Move, Option<u16>)>, Unsettled> {
+) -> Result<Vec<(Move, Option<Plies>)>, Unsettled> {
     let mut evasions = MoveList::new();
     movegen::generate_evasions(pos, &mut evasions);
     let mut out = Vec::new();
@@ -611,12 +613,12 @@ fn defence_value(
     ev: &mut Evaluator,
     pos: &mut Position,
     most: i32,
-) -> Result<Option<u16>, Unsettled> {
+) -> Result<Option<Plies>, Unsettled> {
     let mut r = -1;
     while r < most {
         if ev.mate_or(pos, r)? {
             let line = best_play_line(ev, pos, r, &mut TieBreak::new())?;
-            return Ok(Some(line.len() as u16 + 1));
+            return Ok(Some(Plies::of_line(&line).plus(1)));
         }
         r += 2;
     }

@@ -168,7 +168,7 @@ impl Verifier<'_> {
         let mut ev = Evaluator::new(self.raw, self.lower_bound, pos.side_to_move(), limits);
         let mut root = pos.clone();
         root.clear_history();
-        let r = tsume_value(&mut ev, &mut root, raw_length as i32);
+        let r = tsume_value(&mut ev, &mut root, raw_length.value());
         self.nodes += ev.nodes;
         match r {
             Ok(value) => Solved::Mate { value },
