@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use tsume_solver::dfpn::{Improvement, Progress, SolveEvent};
-use tsume_solver::Limits;
+use tsume_solver::{Limits, Plies};
 
 /// The state of a running solve as last reported.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,9 +17,9 @@ pub struct Snapshot {
     /// Table fill in per mille, of the table last reported.
     pub hashfull: usize,
     /// The best mate found (an upper bound of the answer until it is proven).
-    pub best: Option<u16>,
+    pub best: Option<Plies>,
     /// Every mate shorter than this is proven impossible.
-    pub lower_bound: u16,
+    pub lower_bound: Plies,
 }
 
 /// A [`Snapshot`] shared with the solve's callbacks.
@@ -37,7 +37,7 @@ impl Live {
         Live {
             start: Instant::now(),
             state: Arc::new(Mutex::new(Snapshot {
-                lower_bound: 1,
+                lower_bound: Plies::new(1),
                 ..Snapshot::default()
             })),
         }
@@ -108,7 +108,7 @@ fn short_count(n: u64) -> String {
 pub fn progress_text(s: &Snapshot, elapsed: Duration) -> String {
     let best = s.best.map_or("-".to_string(), |l| l.to_string());
     // 1 is no bound at all: a mate is at least 1 ply.
-    let lower = match s.lower_bound {
+    let lower = match s.lower_bound.get() {
         0 | 1 => "-".to_string(),
         b => b.to_string(),
     };
@@ -165,8 +165,8 @@ mod tests {
         let s = Snapshot {
             nodes: u64::MAX,
             hashfull: 1000,
-            best: Some(u16::MAX),
-            lower_bound: u16::MAX,
+            best: Some(Plies::new(u16::MAX)),
+            lower_bound: Plies::new(u16::MAX),
         };
         let text = progress_text(&s, Duration::from_secs(1_000_000_000));
         assert!(text.chars().count() < 80, "{text}");

@@ -10,10 +10,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use serde::Serialize;
-use tsume_solver::dfpn::search::Stop;
+use tsume_solver::dfpn::search::{Stop, Unsettled};
 use tsume_solver::dfpn::{Outcome, SolveReport};
 use tsume_solver::usi::Root;
-use tsume_solver::{notation, tsume, Color, Limits, Move, Position, Rules, Solver};
+use tsume_solver::{notation, tsume, Color, Limits, Move, Plies, Position, Rules, Solver};
 
 use crate::live::{self, Live, Ticker};
 use crate::{bad_input, exit, input, parse_time_limit};
@@ -254,7 +254,7 @@ fn record_answer(
         ..
     } = answer
     {
-        eprintln!("note: {} reached: {}", stop_name(*stop), answer.headline());
+        eprintln!("note: {}: {}", unsettled_reason(*stop), answer.headline());
     }
     input::record_text(pos, answer.moves(), answer.record_ending(), report, output)
 }
@@ -283,9 +283,9 @@ pub enum Answer<'r> {
         /// The attacker mates within this many plies against every defence (under
         /// `line_rules`; under tsume rules a raw length bounds the tsume length from
         /// above).
-        length: u16,
+        length: Plies,
         /// Every mate shorter than this is proven impossible.
-        lower_bound: u16,
+        lower_bound: Plies,
         /// The line: best play when the search ended; when a limit stopped it, a mating
         /// line read from the table when a mate was proven (every attacker move checks, it
         /// ends in mate; the defender's moves are not necessarily the longest, so it may be
@@ -294,20 +294,22 @@ pub enum Answer<'r> {
         moves: Option<&'r [Move]>,
         /// The convention of `length` and `moves`.
         line_rules: Rules,
-        /// The limit that stopped the search before it ended, if any.
-        stopped: Option<Stop>,
+        /// Why the search ended before the answer was settled (a limit, but for a
+        /// contradiction between searches), if it did.
+        stopped: Option<Unsettled>,
     },
     NoMate,
-    /// A limit stopped the search before any mate was found.
-    Unknown(Stop),
+    /// A limit stopped the search (or the searches contradicted each other) before any
+    /// mate was found.
+    Unknown(Unsettled),
 }
 
 impl<'r> Answer<'r> {
     pub fn of(report: &'r SolveReport, rules: Rules) -> Answer<'r> {
         match &report.outcome {
             Outcome::Mate { moves } => Answer::Mate {
-                length: moves.len() as u16,
-                lower_bound: moves.len() as u16,
+                length: Plies::of_line(moves),
+                lower_bound: Plies::of_line(moves),
                 moves: Some(moves),
                 line_rules: rules,
                 stopped: None,
@@ -377,18 +379,30 @@ impl<'r> Answer<'r> {
                 unproven_note(*length, *lower_bound)
             ),
             Answer::NoMate => "no mate".to_string(),
-            Answer::Unknown(stop) => format!("unknown ({} reached)", stop_name(*stop)),
+            Answer::Unknown(why) => format!("unknown ({})", unsettled_reason(*why)),
         }
     }
 }
 
 /// `not proven shortest; no mate within N` (the lower bound's part when one is known).
-fn unproven_note(length: u16, lower_bound: u16) -> String {
+fn unproven_note(length: Plies, lower_bound: Plies) -> String {
     debug_assert!(lower_bound < length);
-    if lower_bound > 1 {
-        format!("not proven shortest; no mate within {}", lower_bound - 2)
+    if lower_bound > Plies::new(1) {
+        format!(
+            "not proven shortest; no mate within {}",
+            lower_bound.minus(2)
+        )
     } else {
         "not proven shortest".to_string()
+    }
+}
+
+/// Why the answer is not settled, for the text output: `node limit reached`, ….
+fn unsettled_reason(why: Unsettled) -> String {
+    match why {
+        Unsettled::Limit(stop) => format!("{} reached", stop_name(stop)),
+        Unsettled::Inconsistent => "the searches contradicted each other".to_string(),
+        Unsettled::CutShort => "equally long defences left untried".to_string(),
     }
 }
 
@@ -494,7 +508,7 @@ fn json_text(
             .improvements
             .iter()
             .map(|i| ImprovementJson {
-                length: i.length,
+                length: i.length.get(),
                 line_rules: i.rules.name(),
                 nodes: i.nodes,
                 time_ms: i.elapsed.as_millis() as u64,
@@ -510,17 +524,23 @@ fn json_text(
             line_rules,
             stopped,
         } => {
-            obj.length = Some(*length);
+            obj.length = Some(length.get());
             obj.shortest = Some(if lower_bound >= length {
                 "proven"
             } else {
                 "unproven"
             });
-            obj.lower_bound = Some(*lower_bound);
+            obj.lower_bound = Some(lower_bound.get());
             obj.line_rules = Some(line_rules.name());
             obj.moves = moves.map(usi_list);
             obj.stopped = stopped.map(stop_key);
-            obj.proofs = Some(report.proofs.iter().map(|&(l, n)| [l as u64, n]).collect());
+            obj.proofs = Some(
+                report
+                    .proofs
+                    .iter()
+                    .map(|&(l, n)| [u64::from(l), n])
+                    .collect(),
+            );
             if let (Some(extras), None) = (tsume_extras, stopped) {
                 obj.final_alternatives = Some(usi_list(&extras.final_alternatives));
                 obj.variations = extras
@@ -530,7 +550,7 @@ fn json_text(
             }
         }
         Answer::NoMate => {}
-        Answer::Unknown(stop) => obj.stopped = Some(stop_key(*stop)),
+        Answer::Unknown(why) => obj.stopped = Some(stop_key(*why)),
     }
     serde_json::to_string(&obj).expect("plain data serialises") + "\n"
 }
@@ -546,7 +566,7 @@ fn variations_json(plies: &[tsume::DefenderPly]) -> Vec<VariationJson> {
                 .iter()
                 .map(|&(m, v)| AlternativeJson {
                     mv: m.to_string(),
-                    value: v,
+                    value: v.map(Plies::get),
                     useless: v.is_none(),
                 })
                 .collect(),
@@ -591,7 +611,7 @@ fn variations_text(pos: &Position, moves: &[Move], plies: &[tsume::DefenderPly])
         };
         let mut alternatives = ply.alternatives.clone();
         // Longest first; a useless interposition (no value) last.
-        alternatives.sort_by_key(|&(_, v)| std::cmp::Reverse(v.map_or(0, |v| v as u32 + 1)));
+        alternatives.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
         let others: Vec<String> = alternatives
             .iter()
             .map(|&(m, v)| match v {
@@ -611,11 +631,13 @@ fn variations_text(pos: &Position, moves: &[Move], plies: &[tsume::DefenderPly])
 }
 
 /// The `stopped` value of the JSON.
-fn stop_key(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Nodes => "node_limit",
-        Stop::Time => "time_limit",
-        Stop::Requested => "stop",
+fn stop_key(why: Unsettled) -> &'static str {
+    match why {
+        Unsettled::Limit(Stop::Nodes) => "node_limit",
+        Unsettled::Limit(Stop::Time) => "time_limit",
+        Unsettled::Limit(Stop::Requested) => "stop",
+        Unsettled::Inconsistent => "inconsistent",
+        Unsettled::CutShort => "cut_short",
     }
 }
 
@@ -650,8 +672,8 @@ fn text_answer(
             (None, _) => {}
             (Some(stop), _) => {
                 out += &format!(
-                    "{} reached: {}\n",
-                    stop_name(*stop),
+                    "{}: {}\n",
+                    unsettled_reason(*stop),
                     match (line_rules, rules == Rules::Tsume, moves) {
                         (Rules::Tsume, _, _) => {
                             "best play is proven; the other mating last moves are not known"
@@ -713,7 +735,7 @@ mod tests {
         let plies = [
             tsume::DefenderPly {
                 ply: 2,
-                alternatives: vec![(m("P*3b"), None), (m("2b1b"), Some(2))],
+                alternatives: vec![(m("P*3b"), None), (m("2b1b"), Some(Plies::new(2)))],
             },
             tsume::DefenderPly {
                 ply: 4,

@@ -560,7 +560,7 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
                 .iter()
                 .rev()
                 .find_map(|i| i.line.as_ref());
-            line.map(|line| (best.length as usize, line))
+            line.map(|line| (usize::from(best.length), line))
         }),
         Outcome::NoMate => None,
     };

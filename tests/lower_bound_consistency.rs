@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use tsume_solver::dfpn::search::{Defences, Limits, Search};
 use tsume_solver::dfpn::table::{Kind, Table};
 use tsume_solver::square::Square;
-use tsume_solver::{movegen, Color, Move, MoveList, Position};
+use tsume_solver::{movegen, Color, Move, MoveList, Plies, Position};
 
 /// Nodes per search: an answer not found within them is skipped, not judged.
 const SEARCH_NODES: u64 = 200_000;
@@ -48,7 +48,7 @@ fn lower_bound(
         ..Limits::default()
     };
     let mut search = Search::with_rules(table, root, attacker, limits, game);
-    match search.solve_current(r as u16).kind() {
+    match search.solve_current(Plies::of_value(r)).kind() {
         Kind::Proven => Some(true),
         Kind::Disproven => Some(false),
         Kind::Unknown => None,

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tsume_solver::dfpn::{self, SolveEvent};
-use tsume_solver::{Limits, Move, Position, Rules, Solver};
+use tsume_solver::{Limits, Move, Plies, Position, Rules, Solver};
 
 /// The SFEN and published length of a problem of `tests/data/zuko.txt`.
 fn zuko(id: &str) -> (String, u64) {
@@ -146,7 +146,7 @@ fn check_improvements(v: &Value) {
 }
 
 /// (nodes, a length) of a solve event.
-type Event = (u64, u16);
+type Event = (u64, Plies);
 
 /// The events of a full library solve of `sfen`: (nodes, lower bound) and (nodes, length).
 fn events(sfen: &str, tsume_rules: bool) -> (Vec<Event>, Vec<Event>) {
@@ -217,15 +217,18 @@ fn a_stopped_tsume_search_reports_the_lower_bound_proven() {
     let (sfen, published) = zuko("zuko005");
     let (lower, mates) = events(&sfen, true);
     assert!(
-        lower.iter().all(|&(_, b)| b as u64 <= published),
+        lower.iter().all(|&(_, b)| u64::from(b) <= published),
         "{lower:?}"
     );
-    assert_eq!(mates.last().map(|&(_, l)| l as u64), Some(published));
+    assert_eq!(mates.last().map(|&(_, l)| u64::from(l)), Some(published));
     // Stop between the first rise of the lower bound and the proof of the length (the
     // lower bound reaching it).
     let &(after, bound) = lower.first().expect("a lower bound");
     let &(proven, _) = lower.last().unwrap();
-    assert!(bound > 1 && after < proven, "{lower:?} {mates:?}");
+    assert!(
+        bound > Plies::new(1) && after < proven,
+        "{lower:?} {mates:?}"
+    );
     let limit = ((after + proven) / 2).to_string();
     let (v, out) = solve_both(
         &sfen,
@@ -239,7 +242,7 @@ fn a_stopped_tsume_search_reports_the_lower_bound_proven() {
     let found_by_then = mates
         .iter()
         .filter(|&&(n, _)| n <= limit.parse().unwrap())
-        .map(|&(_, l)| l as u64)
+        .map(|&(_, l)| u64::from(l))
         .min();
     assert_eq!(v["length"].as_u64(), found_by_then, "{v} {mates:?}");
     assert!(v["length"].as_u64().unwrap() >= published, "{v}");
@@ -260,7 +263,7 @@ fn a_stopped_tsume_search_reports_the_lower_bound_proven() {
 fn a_stopped_raw_search_answers_with_the_last_mate_proven() {
     let (sfen, published) = zuko("zuko005");
     let (lower, mates) = events(&sfen, false);
-    assert_eq!(lower.last().map(|&(_, b)| b as u64), Some(published));
+    assert_eq!(lower.last().map(|&(_, b)| u64::from(b)), Some(published));
     assert!(
         mates.len() >= 2,
         "the first mate was the shortest: {mates:?}"
@@ -271,7 +274,7 @@ fn a_stopped_raw_search_answers_with_the_last_mate_proven() {
         &["--rules", "raw", "--hash", "64", "--nodes", &limit],
     );
     assert_eq!(v["shortest"], "unproven", "{v}");
-    assert_eq!(v["length"].as_u64(), Some(mates[0].1 as u64), "{v}");
+    assert_eq!(v["length"].as_u64(), Some(u64::from(mates[0].1)), "{v}");
     assert!(v["length"].as_u64().unwrap() > published, "{v}");
     assert_eq!(v["line_rules"], "raw", "{v}");
 
@@ -305,5 +308,5 @@ fn a_stopped_search_writes_the_record_of_its_mate() {
         err.contains(&format!("mate in {} (not proven shortest", mates[0].1)),
         "{err}"
     );
-    assert!(mates[0].1 as u64 > published);
+    assert!(u64::from(mates[0].1) > published);
 }

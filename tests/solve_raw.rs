@@ -225,7 +225,7 @@ fn stopped_search_keeps_the_mate_found_so_far() {
     let length = v["length"].as_u64().expect("length") as usize;
     assert!(length >= shortest && length % 2 == 1, "{v}");
     assert_eq!(
-        report.improvements.last().map(|i| i.length as usize),
+        report.improvements.last().map(|i| usize::from(i.length)),
         Some(length),
         "{v}"
     );

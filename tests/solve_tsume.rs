@@ -7,7 +7,7 @@ use tsume_solver::dfpn::table::Table;
 use tsume_solver::dfpn::{self, Outcome};
 use tsume_solver::movegen;
 use tsume_solver::tsume::{self, Evaluator};
-use tsume_solver::{Limits, Move, MoveList, Position, Rules, SolveReport, Solver};
+use tsume_solver::{Limits, Move, MoveList, Plies, Position, Rules, SolveReport, Solver};
 
 fn limits() -> Limits {
     Limits {
@@ -233,12 +233,15 @@ fn variations_value_defences_under_tsume_rules() {
         .expect("within limits");
     let first = &plies[0];
     assert_eq!(first.ply, 2);
-    let alt: Vec<(String, Option<u16>)> = first
+    let alt: Vec<(String, Option<Plies>)> = first
         .alternatives
         .iter()
         .map(|(m, v)| (m.to_string(), *v))
         .collect();
-    assert!(alt.contains(&("2b1b".to_string(), Some(2))), "{alt:?}");
+    assert!(
+        alt.contains(&("2b1b".to_string(), Some(Plies::new(2)))),
+        "{alt:?}"
+    );
     assert_eq!(moves[1].to_string(), "2b3a");
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use tsume_solver::dfpn::Outcome;
 use tsume_solver::tsume::verify::{without_piece, Flaw, PieceAt, Verdict, VerifyOptions};
-use tsume_solver::{Color, Hand, Limits, Move, Position, Rules, Setup, Solver};
+use tsume_solver::{Color, Hand, Limits, Move, Plies, Position, Rules, Setup, Solver};
 
 /// Settings of the pipeline.
 #[derive(Clone, Debug)]
@@ -130,7 +130,7 @@ fn evaluate_in(
     let t = Instant::now();
     // The lower-bound game (`Defences::Tsume`), a bounded search, cheap to disprove, must
     // find a mate within the longest length wanted.
-    let max_length = settings.max_length as u16;
+    let max_length = Plies::try_from(settings.max_length).expect("lengths are at most 99");
     if !solver.may_mate_within(&pos, max_length, settings.screen_budget / 4) {
         times.screen = t.elapsed();
         return (Err(Stage::NoQuickMate), times);

@@ -10,7 +10,8 @@
 //! The [`Solver`] is the one way in to the search. It owns its transposition tables, is
 //! reused from one problem to the next, and solves ([`Solver::solve`]) or verifies
 //! ([`Solver::verify`]) under one [`Limits`] and one [`Rules`]; [`dfpn`] (the mate search)
-//! and [`tsume`] (the tsume conventions on top of it) are its building blocks.
+//! and [`tsume`] (the tsume conventions on top of it) are its building blocks. Mate lengths
+//! and length budgets are [`Plies`].
 
 // The search's public API (`solver`, `dfpn`'s solve types, `tsume`) is documented in full;
 // the modules allowed in `rules` and `formats` are yet to be (issue 24).
@@ -18,6 +19,7 @@
 
 pub mod dfpn;
 pub mod formats;
+pub mod plies;
 pub mod rules;
 pub mod solver;
 pub mod tsume;
@@ -31,10 +33,11 @@ pub use rules::{
 
 pub use bitboard::Bitboard;
 pub use color::Color;
-pub use dfpn::{Limits, Outcome, SolveReport, Stop};
+pub use dfpn::{Limits, Outcome, SolveReport, Stop, Unsettled};
 pub use hand::Hand;
 pub use moves::{Move, MoveList};
 pub use piece::{Piece, PieceKind};
+pub use plies::Plies;
 pub use position::{ParsePositionError, Position, PositionError, Validation};
 pub use setup::{Setup, SfenError};
 pub use solver::{Rules, Solver, SolverError};

@@ -12,8 +12,9 @@ use std::str::FromStr;
 use crate::color::Color;
 use crate::dfpn::search::{Defences, Search};
 use crate::dfpn::table::{Kind, Table, TableAllocError};
-use crate::dfpn::{self, Limits, SearchThreadError, SolveReport, Stop};
+use crate::dfpn::{self, Limits, SearchThreadError, SolveReport, Unsettled};
 use crate::moves::Move;
+use crate::plies::Plies;
 use crate::position::Position;
 use crate::setup::Setup;
 use crate::tsume::verify::{self, Verdict, VerifyOptions};
@@ -266,7 +267,7 @@ impl Solver {
         pos: &Position,
         line: &[Move],
         limits: &Limits,
-    ) -> Result<Vec<DefenderPly>, Stop> {
+    ) -> Result<Vec<DefenderPly>, Unsettled> {
         let attacker = pos.side_to_move();
         let same_game =
             self.rules() == Some(Rules::Tsume) && self.last_tsume_attacker == Some(attacker);
@@ -296,7 +297,7 @@ impl Solver {
     /// (the nodes may run out), but a tsume mate within `max_length` is always a mate of
     /// the lower-bound game. In a small table of its own, on the calling thread (the
     /// search is at most `max_length` plies deep).
-    pub fn may_mate_within(&mut self, pos: &Position, max_length: u16, nodes: u64) -> bool {
+    pub fn may_mate_within(&mut self, pos: &Position, max_length: Plies, nodes: u64) -> bool {
         let table = self
             .screen
             .get_or_insert_with(|| Table::new(SCREEN_HASH_MB));

@@ -1,4 +1,5 @@
-//! When the search stops (node limit, deadline, stop flag) and its progress reports.
+//! When the search stops (node limit, deadline, stop flag), why it ended unsettled, and its
+//! progress reports.
 
 use super::search::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,6 +15,46 @@ pub enum Stop {
     Time,
     /// The stop flag was raised.
     Requested,
+}
+
+/// Why a search, or a question answered by several searches, ended without an answer.
+///
+/// Only [`Unsettled::Limit`] means that a limit was reached; the other two are left open
+/// for reasons of their own, so that "stopped by the node limit" is never said of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsettled {
+    /// A limit stopped the search.
+    Limit(Stop),
+    /// The searches contradicted each other (a transposition-table key collision: a
+    /// position proven mate whose every move the next search finds no mate, or a search
+    /// that ended unsettled with no limit reached). "Unknown" rather than a wrong answer.
+    Inconsistent,
+    /// The tie-break between equally long defences gave up before trying them all (see
+    /// [`TieBreak`](crate::tsume::TieBreak)), so pieces left over prove nothing.
+    CutShort,
+}
+
+impl Unsettled {
+    /// The limit that stopped the search, if that is why it is unsettled.
+    pub fn limit(self) -> Option<Stop> {
+        match self {
+            Unsettled::Limit(stop) => Some(stop),
+            Unsettled::Inconsistent | Unsettled::CutShort => None,
+        }
+    }
+
+    /// Whether searching again with a bigger node budget may settle it: after the node
+    /// limit, and after a contradiction or a cut-short tie-break too, since the bigger
+    /// search leaves other entries in the tables (the verifier retries these).
+    pub fn may_settle_with_more_nodes(self) -> bool {
+        !matches!(self, Unsettled::Limit(Stop::Time | Stop::Requested))
+    }
+}
+
+impl From<Stop> for Unsettled {
+    fn from(stop: Stop) -> Unsettled {
+        Unsettled::Limit(stop)
+    }
 }
 
 /// When to stop, and whom to tell: the one set of limits of every search, from a
@@ -79,6 +120,13 @@ pub struct Progress {
 }
 
 impl Search<'_> {
+    /// Why the last search ended unsettled: the limit that stopped it, or, when none did
+    /// (it cannot happen but by a contradiction), [`Unsettled::Inconsistent`].
+    pub fn unsettled(&self) -> Unsettled {
+        self.stopped
+            .map_or(Unsettled::Inconsistent, Unsettled::Limit)
+    }
+
     #[inline]
     pub(super) fn tick(&mut self) {
         self.nodes += 1;

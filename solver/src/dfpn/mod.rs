@@ -30,22 +30,23 @@ use std::time::{Duration, Instant};
 use crate::color::Color;
 use crate::movegen::{self, MoveCounter};
 use crate::moves::{Move, MoveList};
+use crate::plies::Plies;
 use crate::position::Position;
 use search::Defences;
-pub use search::{Limits, Progress, ProgressCallback, Search, Stop};
+pub use search::{Limits, Progress, ProgressCallback, Search, Stop, Unsettled};
 
 use crate::solver::Rules;
 use std::sync::Arc;
 use table::{Kind, Table, NO_MATE};
 
 /// The length budget of the first search: none.
-pub use search::UNLIMITED as MAX_LENGTH;
+pub const MAX_LENGTH: Plies = Plies::UNLIMITED;
 
 /// A mate shorter than any found before it in the same solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Improvement {
     /// The attacker mates within this many plies against every defence (under `rules`).
-    pub length: u16,
+    pub length: Plies,
     /// A mating line of at most `length` plies (every attacker move checks, it ends in
     /// mate), when it could be read; not necessarily best play until the solve ends.
     pub line: Option<Vec<Move>>,
@@ -64,8 +65,8 @@ pub enum SolveEvent<'a> {
     Mate(&'a Improvement),
     /// Every mate shorter than this many plies is now proven impossible.
     LowerBound {
-        /// The new lower bound in plies.
-        lower_bound: u16,
+        /// The new lower bound.
+        lower_bound: Plies,
         /// Nodes searched when it was proven.
         nodes: u64,
         /// Time since the solve started.
@@ -86,8 +87,9 @@ pub enum Outcome {
     },
     /// No forced mate.
     NoMate,
-    /// A limit was reached before the answer was known.
-    Unknown(Stop),
+    /// The answer is not known: a limit was reached first (or, with a table key collision,
+    /// the searches contradicted each other).
+    Unknown(Unsettled),
 }
 
 /// What a [`Solver`](crate::Solver) solve found.
@@ -103,7 +105,7 @@ pub struct SolveReport {
     /// first is the first mate found; under raw rules the rest come from the "mate within
     /// L − 2?" searches; under tsume rules it is the first raw mate alone, the upper bound
     /// the tsume length starts from.
-    pub proofs: Vec<(u16, u64)>,
+    pub proofs: Vec<(Plies, u64)>,
     /// When a limit stopped the search after a mate was proven but before it was shown to
     /// be the shortest: a mating line read from the table (every attacker move checks, it
     /// ends in mate, but it need not be the shortest nor best play): the line of the last
@@ -114,7 +116,7 @@ pub struct SolveReport {
     pub improvements: Vec<Improvement>,
     /// Every mate shorter than this many plies is proven impossible (1 when nothing is
     /// known; the length itself for [`Outcome::Mate`]).
-    pub lower_bound: u16,
+    pub lower_bound: Plies,
     /// Under tsume rules, with [`Outcome::Mate`]: the other attacker moves that mate on
     /// the last move of the line (最終手余詰); empty otherwise.
     pub final_alternatives: Vec<Move>,
@@ -133,7 +135,7 @@ pub(crate) struct Recorder {
     start: Instant,
     on_event: Option<EventCallback>,
     pub(crate) improvements: Vec<Improvement>,
-    pub(crate) lower_bound: u16,
+    pub(crate) lower_bound: Plies,
 }
 
 impl Recorder {
@@ -142,12 +144,18 @@ impl Recorder {
             start,
             on_event: limits.on_event.clone(),
             improvements: Vec::new(),
-            lower_bound: 1,
+            lower_bound: Plies::new(1),
         }
     }
 
     /// A mate within `length` plies (kept only if shorter than the best so far).
-    pub(crate) fn mate(&mut self, length: u16, line: Option<Vec<Move>>, rules: Rules, nodes: u64) {
+    pub(crate) fn mate(
+        &mut self,
+        length: Plies,
+        line: Option<Vec<Move>>,
+        rules: Rules,
+        nodes: u64,
+    ) {
         if self.improvements.last().is_some_and(|i| i.length <= length) {
             return;
         }
@@ -165,7 +173,7 @@ impl Recorder {
     }
 
     /// No mate shorter than `lower_bound` plies (kept only if higher than before).
-    pub(crate) fn lower_bound(&mut self, lower_bound: u16, nodes: u64) {
+    pub(crate) fn lower_bound(&mut self, lower_bound: Plies, nodes: u64) {
         if lower_bound <= self.lower_bound {
             return;
         }
@@ -321,7 +329,7 @@ fn solve_on_this_thread(
 #[derive(Clone, Debug)]
 pub(crate) struct FirstMate {
     /// The mate's length (an upper bound of the shortest), `None` for no mate.
-    pub length: Result<Option<u16>, Stop>,
+    pub length: Result<Option<Plies>, Unsettled>,
     /// A mating line of at most that length, read from the table (if still there).
     pub line: Option<Vec<Move>>,
     /// Nodes searched.
@@ -342,9 +350,12 @@ pub(crate) fn first_mate(
     let mut search = Search::with_rules(table, root, attacker, limits.clone(), Defences::All);
     let r = search.solve_current(MAX_LENGTH);
     let (length, line) = match r.kind() {
-        Kind::Proven => (Ok(Some(r.len)), table_mating_line(&mut search, r.len)),
+        Kind::Proven => (
+            Ok(Some(r.length())),
+            table_mating_line(&mut search, r.length()),
+        ),
         Kind::Disproven => (Ok(None), None),
-        Kind::Unknown => (Err(search.stopped.unwrap_or(Stop::Nodes)), None),
+        Kind::Unknown => (Err(search.unsettled()), None),
     };
     FirstMate {
         length,
@@ -366,13 +377,13 @@ pub(crate) fn shorten_cheaply(
     attacker: Color,
     limits: &Limits,
     table: &mut Table,
-    length: u16,
+    length: Plies,
     cap: u64,
-    mut found: impl FnMut(u16, Option<Vec<Move>>, u64),
-) -> (Result<u16, Stop>, u64) {
+    mut found: impl FnMut(Plies, Option<Vec<Move>>, u64),
+) -> (Result<Plies, Unsettled>, u64) {
     let mut length = length;
     let mut nodes = 0;
-    while length >= 3 {
+    while length >= Plies::new(3) {
         let left = limits.node_limit.map(|n| n.saturating_sub(nodes));
         // Whether the cap, not the limit for all, is what stops this search.
         let capped = left.is_none_or(|l| cap < l);
@@ -383,15 +394,15 @@ pub(crate) fn shorten_cheaply(
             ..limits.clone()
         };
         let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
-        let r = search.solve_current(length - 2);
+        let r = search.solve_current(length.minus(2));
         nodes += search.nodes;
         match (r.kind(), search.stopped) {
             (Kind::Proven, _) => {
-                length = r.len;
+                length = r.length();
                 found(length, table_mating_line(&mut search, length), nodes);
             }
             (Kind::Unknown, Some(Stop::Nodes)) if capped => break,
-            (Kind::Unknown, stop) => return (Err(stop.unwrap_or(Stop::Nodes)), nodes),
+            (Kind::Unknown, _) => return (Err(search.unsettled()), nodes),
             (Kind::Disproven, _) => break,
         }
     }
@@ -400,45 +411,45 @@ pub(crate) fn shorten_cheaply(
 
 fn solve_search(
     search: &mut Search,
-    proofs: &mut Vec<(u16, u64)>,
+    proofs: &mut Vec<(Plies, u64)>,
     recorder: &mut Recorder,
 ) -> Outcome {
     let r = search.solve_current(MAX_LENGTH);
     let mut len = match r.kind() {
-        Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+        Kind::Unknown => return Outcome::Unknown(search.unsettled()),
         Kind::Disproven => return Outcome::NoMate,
-        Kind::Proven => r.len,
+        Kind::Proven => r.length(),
     };
     // Each proof's line is read from the table at once (probes only, no search), while
     // the proof tree is still there: it is the answer if a limit stops what follows.
-    let mut proven = |search: &mut Search, len: u16| {
+    let mut proven = |search: &mut Search, len: Plies| {
         proofs.push((len, search.nodes));
         let line = table_mating_line(search, len);
         recorder.mate(len, line, Rules::Raw, search.nodes);
     };
     proven(search, len);
-    while len >= 3 {
-        let r = search.solve_current(len - 2);
+    while len >= Plies::new(3) {
+        let r = search.solve_current(len.minus(2));
         match r.kind() {
             Kind::Proven => {
-                len = r.len;
+                len = r.length();
                 proven(search, len);
             }
             Kind::Disproven => break,
-            Kind::Unknown => return Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+            Kind::Unknown => return Outcome::Unknown(search.unsettled()),
         }
     }
     recorder.lower_bound(len, search.nodes);
     match best_play_line(search, len) {
         Some(moves) => Outcome::Mate { moves },
-        None => Outcome::Unknown(search.stopped.unwrap_or(Stop::Nodes)),
+        None => Outcome::Unknown(search.unsettled()),
     }
 }
 
 /// A mating line of at most `value` plies read from the table alone (no search): the
 /// attacker takes the shortest proven child, the defender the longest. `None` if an entry
 /// is missing (replaced) on the way.
-fn table_mating_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
+fn table_mating_line(search: &mut Search, value: Plies) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut v = value;
     let result = loop {
@@ -452,12 +463,12 @@ fn table_mating_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
                 break Some(());
             }
         }
-        if v == 0 {
+        if v == Plies::ZERO {
             break None;
         }
-        let proven: Vec<(u16, Move)> = moves
+        let proven: Vec<(Plies, Move)> = moves
             .iter()
-            .filter_map(|&m| proven_len_after(search, m, v - 1).map(|l| (l, m)))
+            .filter_map(|&m| proven_len_after(search, m, v.below()).map(|l| (l, m)))
             .collect();
         let choice = if attacker_to_move {
             proven.iter().min_by_key(|&&(l, m)| (l, m.raw())).copied()
@@ -482,7 +493,7 @@ fn table_mating_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
 
 /// Proof status of the position after `m` within `remaining` plies, searching if the table
 /// does not know.
-fn child_status(search: &mut Search, m: Move, remaining: u16) -> Option<Kind> {
+fn child_status(search: &mut Search, m: Move, remaining: Plies) -> Option<Kind> {
     search.push_move(m);
     let r = search.solve_current(remaining);
     search.pop_move();
@@ -494,7 +505,7 @@ fn child_status(search: &mut Search, m: Move, remaining: u16) -> Option<Kind> {
 }
 
 /// The length the table proves for the position after `m`, if proven within `remaining`.
-fn proven_len_after(search: &Search, m: Move, remaining: u16) -> Option<u16> {
+fn proven_len_after(search: &Search, m: Move, remaining: Plies) -> Option<Plies> {
     let pos = &search.pos;
     let hand = if pos.side_to_move() == search.attacker {
         pos.hand_after(m)
@@ -503,14 +514,15 @@ fn proven_len_after(search: &Search, m: Move, remaining: u16) -> Option<u16> {
     };
     let p = search
         .table
-        .probe(pos.board_key_after(m) ^ search.salt, hand, remaining);
-    (p.kind() == Kind::Proven).then_some(p.len)
+        .probe(pos.board_key_after(m) ^ search.salt, hand, remaining.get());
+    (p.kind() == Kind::Proven).then_some(Plies::new(p.len))
 }
 
 /// A best-play line from the current position whose value is `value` plies: the attacker
 /// plays a mate of the shortest length, the defender a defence of the longest. Leaves the
-/// position unchanged. `None` if a limit stopped the search.
-fn best_play_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
+/// position unchanged. `None` if a limit stopped the search (or the searches contradicted
+/// each other: see [`Search::unsettled`]).
+fn best_play_line(search: &mut Search, value: Plies) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut v = value;
     let result = loop {
@@ -519,12 +531,12 @@ fn best_play_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
             movegen::generate_checks(&search.pos, &mut moves);
             let mut choice = moves
                 .iter()
-                .filter_map(|&m| proven_len_after(search, m, v - 1).map(|l| (l, m)))
+                .filter_map(|&m| proven_len_after(search, m, v.below()).map(|l| (l, m)))
                 .min_by_key(|&(l, m)| (l, m.raw()))
                 .map(|(_, m)| m);
             if choice.is_none() {
                 for &m in moves.iter() {
-                    match child_status(search, m, v - 1) {
+                    match child_status(search, m, v.below()) {
                         None => break,
                         Some(Kind::Proven) => {
                             choice = Some(m);
@@ -537,7 +549,7 @@ fn best_play_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
             let Some(m) = choice else { break None };
             search.push_move(m);
             line.push(m);
-            v -= 1;
+            v = v.below();
         } else {
             movegen::generate_evasions(&search.pos, &mut moves);
             if moves.is_empty() {
@@ -546,7 +558,7 @@ fn best_play_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
             let chosen = longest_defence(search, &moves, v)?;
             search.push_move(chosen);
             line.push(chosen);
-            v -= 1;
+            v = v.below();
         }
     };
     for _ in 0..line.len() {
@@ -557,18 +569,23 @@ fn best_play_line(search: &mut Search, value: u16) -> Option<Vec<Move>> {
 
 /// Among the defender's `moves` at a node of value `v`, one whose value is exactly `v − 1`
 /// (the longest): a child that is not mate within `v − 3`.
-fn longest_defence(search: &mut Search, moves: &MoveList, v: u16) -> Option<Move> {
-    if v < 3 {
+fn longest_defence(search: &mut Search, moves: &MoveList, v: Plies) -> Option<Move> {
+    if v < Plies::new(3) {
         return moves.first().copied();
     }
     // Try the children the table thinks longest first.
-    let mut order: Vec<(u16, Move)> = moves
+    let mut order: Vec<(Plies, Move)> = moves
         .iter()
-        .map(|&m| (proven_len_after(search, m, v - 1).unwrap_or(NO_MATE), m))
+        .map(|&m| {
+            (
+                proven_len_after(search, m, v.below()).unwrap_or(Plies::new(NO_MATE)),
+                m,
+            )
+        })
         .collect();
     order.sort_by_key(|&(l, m)| (std::cmp::Reverse(l), m.raw()));
     for &(_, m) in &order {
-        match child_status(search, m, v - 3)? {
+        match child_status(search, m, v.minus(3))? {
             Kind::Proven => continue,
             _ => return Some(m),
         }

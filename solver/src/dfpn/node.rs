@@ -4,6 +4,7 @@ use super::hands;
 use super::table::{Kind, Probe, INF, NO_MATE};
 use crate::hand::Hand;
 use crate::moves::Move;
+use crate::plies::Plies;
 use crate::square::Square;
 
 /// The value of a node as returned to its parent.
@@ -27,6 +28,13 @@ pub struct NodeResult {
 }
 
 impl NodeResult {
+    /// [`NodeResult::len`] as [`Plies`]: the mate length when proven, the budget disproven
+    /// when disproven.
+    #[inline]
+    pub fn length(&self) -> Plies {
+        Plies::new(self.len)
+    }
+
     pub(super) fn unknown(pn: u32, dn: u32, amount: u32) -> NodeResult {
         NodeResult {
             pn,

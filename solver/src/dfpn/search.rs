@@ -28,11 +28,12 @@ use crate::color::Color;
 use crate::hand::Hand;
 use crate::movegen::{self, CheckInfo};
 use crate::moves::{Move, MoveList};
+use crate::plies::Plies;
 use crate::position::Position;
 use crate::square::Square;
 use crate::zobrist;
 
-pub use super::clock::{Limits, Progress, ProgressCallback, Stop};
+pub use super::clock::{Limits, Progress, ProgressCallback, Stop, Unsettled};
 pub use super::node::NodeResult;
 use super::node::*;
 use super::parallel::Marks;
@@ -43,9 +44,9 @@ use super::thresholds::*;
 /// A proof/disproof number that is not final saturates below [`INF`].
 pub(super) const MAX_FINITE: u32 = INF - 1;
 
-/// A length budget meaning "no limit": it does not shrink with depth, so a position reached
-/// by paths of different lengths shares one table entry in the first search.
-pub const UNLIMITED: u16 = u16::MAX - 1;
+/// [`Plies::UNLIMITED`] as the raw budget of the search's recursion (see [`Plies`] for
+/// why the recursion keeps raw budgets).
+pub const UNLIMITED: u16 = Plies::UNLIMITED.get();
 
 /// Whether a node looks every child up in the table before it evaluates any: then a child
 /// the table settles (a proven check, a refuting evasion) costs no evaluation of the
@@ -262,7 +263,8 @@ impl<'t> Search<'t> {
     /// disproven within `remaining` plies, or a limit stops the search.
     /// With `limits.threads` above one, several threads search it together (see
     /// `parallel.rs`).
-    pub fn solve_current(&mut self, remaining: u16) -> NodeResult {
+    pub fn solve_current(&mut self, remaining: Plies) -> NodeResult {
+        let remaining = remaining.get();
         if self.limits.threads > 1 && self.marks.is_none() {
             self.solve_current_in_parallel(remaining)
         } else {

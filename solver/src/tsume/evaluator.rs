@@ -44,14 +44,15 @@ use std::sync::Arc;
 use dashmap::DashMap;
 
 use crate::color::Color;
-use crate::dfpn::search::{Defences, Limits, Progress, ProgressCallback, Search, Stop};
+use crate::dfpn::search::{Defences, Limits, Progress, ProgressCallback, Search, Stop, Unsettled};
 use crate::dfpn::table::{Kind, Table, NO_MATE};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
+use crate::plies::Plies;
 use crate::position::Position;
 
-/// A value, or the limit that stopped the search before it was known.
-pub type Eval<T> = Result<T, Stop>;
+/// A value, or why it is not known (the limit that stopped the search, most often).
+pub type Eval<T> = Result<T, Unsettled>;
 
 /// The raw game's search in [`Evaluator::bounds`] stops after this many times the nodes of
 /// the lower-bound game's proof of the same question, plus [`RAW_CAP_MIN`]. The minimum is
@@ -169,7 +170,12 @@ impl<'t> Evaluator<'t> {
     }
 
     /// A df-pn search of `pos` within `remaining` plies in the chosen game.
-    fn dfpn(&mut self, pos: &Position, remaining: u16, defences: Defences) -> Eval<(Kind, u16)> {
+    fn dfpn(
+        &mut self,
+        pos: &Position,
+        remaining: Plies,
+        defences: Defences,
+    ) -> Eval<(Kind, Plies)> {
         self.dfpn_capped(pos, remaining, defences, None)
     }
 
@@ -178,10 +184,10 @@ impl<'t> Evaluator<'t> {
     fn dfpn_capped(
         &mut self,
         pos: &Position,
-        remaining: u16,
+        remaining: Plies,
         defences: Defences,
         cap: Option<u64>,
-    ) -> Eval<(Kind, u16)> {
+    ) -> Eval<(Kind, Plies)> {
         let table = match defences {
             Defences::All => self.raw,
             Defences::Tsume | Defences::TsumeTwoPly => self.lower_bound,
@@ -192,7 +198,7 @@ impl<'t> Evaluator<'t> {
             (a, b) => a.or(b),
         };
         if limit == Some(0) {
-            return Err(Stop::Nodes);
+            return Err(Unsettled::Limit(Stop::Nodes));
         }
         let capped = cap.is_some_and(|c| limit.is_none_or(|l| c < l));
         let node_limit = if capped { cap } else { limit };
@@ -220,20 +226,20 @@ impl<'t> Evaluator<'t> {
         let r = search.solve_current(remaining);
         self.nodes += search.nodes;
         match (r.kind(), search.stopped) {
-            (Kind::Unknown, Some(Stop::Nodes)) if capped => Ok((Kind::Unknown, 0)),
-            (Kind::Unknown, stop) => Err(stop.unwrap_or(Stop::Nodes)),
-            (kind, _) => Ok((kind, r.len)),
+            (Kind::Unknown, Some(Stop::Nodes)) if capped => Ok((Kind::Unknown, Plies::ZERO)),
+            (Kind::Unknown, _) => Err(search.unsettled()),
+            (kind, _) => Ok((kind, r.length())),
         }
     }
 
     /// The raw mate length the table knows for the position after the defender's move `m`
     /// (a hint for move ordering; `None` if not known to be mate).
-    pub fn raw_hint_after(&self, pos: &Position, m: Move) -> Option<u16> {
+    pub fn raw_hint_after(&self, pos: &Position, m: Move) -> Option<Plies> {
         let key = table_key_after(pos, m);
         let p = self
             .raw
-            .probe(key, pos.hand(self.attacker), crate::dfpn::MAX_LENGTH);
-        (p.kind() == Kind::Proven).then_some(p.len)
+            .probe(key, pos.hand(self.attacker), crate::dfpn::MAX_LENGTH.get());
+        (p.kind() == Kind::Proven).then_some(Plies::new(p.len))
     }
 
     /// Whether the raw game has a mate at all from `pos` (any length).
@@ -249,13 +255,13 @@ impl<'t> Evaluator<'t> {
         if within < 1 {
             return Ok(None);
         }
-        let mut length = match self.dfpn(pos, within as u16, Defences::Tsume)? {
-            (Kind::Proven, len) => len as i32,
+        let mut length = match self.dfpn(pos, Plies::of_value(within), Defences::Tsume)? {
+            (Kind::Proven, len) => len.value(),
             _ => return Ok(None),
         };
         while length >= 3 {
-            match self.dfpn(pos, (length - 2) as u16, Defences::Tsume)? {
-                (Kind::Proven, len) => length = len as i32,
+            match self.dfpn(pos, Plies::of_value(length - 2), Defences::Tsume)? {
+                (Kind::Proven, len) => length = len.value(),
                 _ => break,
             }
         }
@@ -280,21 +286,22 @@ impl<'t> Evaluator<'t> {
             return Ok(None);
         }
         let before = self.nodes;
-        if let (Kind::Disproven, _) = self.dfpn(pos, (r + 2) as u16, Defences::Tsume)? {
+        if let (Kind::Disproven, _) = self.dfpn(pos, Plies::of_value(r + 2), Defences::Tsume)? {
             return Ok(Some(false));
         }
-        if r > 0 && self.dfpn(pos, r as u16, Defences::Tsume)?.0 != Kind::Disproven {
+        if r > 0 && self.dfpn(pos, Plies::of_value(r), Defences::Tsume)?.0 != Kind::Disproven {
             // The raw game settles "yes" by a proof about as big as the lower-bound game's
             // just found, unless a useless interposition stands in the way: then it would
             // only disprove, at great cost, what the expansion decides anyway.
             let cap = RAW_CAP_FACTOR * (self.nodes - before) + RAW_CAP_MIN;
-            match self.dfpn_capped(pos, r as u16, Defences::All, Some(cap))? {
+            match self.dfpn_capped(pos, Plies::of_value(r), Defences::All, Some(cap))? {
                 (Kind::Proven, _) => return Ok(Some(true)),
-                (Kind::Disproven, NO_MATE) => return Ok(Some(false)),
+                // No mate at any length.
+                (Kind::Disproven, len) if len == Plies::new(NO_MATE) => return Ok(Some(false)),
                 _ => {}
             }
         } else if let (Kind::Disproven, _) =
-            self.dfpn(pos, (r + 2) as u16, Defences::TsumeTwoPly)?
+            self.dfpn(pos, Plies::of_value(r + 2), Defences::TsumeTwoPly)?
         {
             return Ok(Some(false));
         }
@@ -360,7 +367,7 @@ impl<'t> Evaluator<'t> {
     fn mate_likelihood_rank(&self, pos: &Position, m: Move, r: i32) -> u8 {
         let key = table_key_after(pos, m);
         let hand = pos.hand_after(m);
-        let budget = r.max(0) as u16;
+        let budget = Plies::of_value(r).get();
         if self.raw.probe(key, hand, budget).kind() == Kind::Proven {
             return 0;
         }

@@ -14,10 +14,13 @@ use std::time::Instant;
 
 use crate::color::Color;
 use crate::dfpn::table::{Table, TableAllocError};
-use crate::dfpn::{self, Limits, Outcome, Progress, ProgressCallback, Recorder, SolveReport, Stop};
+use crate::dfpn::{
+    self, Limits, Outcome, Progress, ProgressCallback, Recorder, SolveReport, Unsettled,
+};
 use crate::hand::Hand;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
+use crate::plies::Plies;
 use crate::position::Position;
 pub use evaluator::Evaluator;
 
@@ -187,7 +190,7 @@ impl Run<'_> {
     fn after_raw_mate(
         &mut self,
         first: &dfpn::FirstMate,
-        upper: u16,
+        upper: Plies,
         tables: &mut Tables,
     ) -> Found {
         // Until the tsume length is known, the answer is this raw mate: the tsume length
@@ -230,7 +233,7 @@ impl Run<'_> {
     fn evaluate(
         &mut self,
         tables: &mut Tables,
-        upper: u16,
+        upper: Plies,
         first_nodes: u64,
         shortening_nodes: u64,
     ) -> Found {
@@ -260,9 +263,9 @@ impl Run<'_> {
         let mut on_lower_bound = |value: i32, nodes: u64| {
             // A value of at least `value` is a length of at least `value` (a line of value
             // `v` is `v` or `v + 2` plies long), and a mate is at least 1 ply.
-            recorder.lower_bound(value.max(1) as u16, before + nodes);
+            recorder.lower_bound(Plies::of_value(value.max(1)), before + nodes);
         };
-        let line = tsume_value_reporting(&mut ev, &mut root, upper as i32, &mut on_lower_bound)
+        let line = tsume_value_reporting(&mut ev, &mut root, upper.value(), &mut on_lower_bound)
             .and_then(|value| best_play_line(&mut ev, &mut root, value, &mut TieBreak::new()));
         let nodes = |ev: &Evaluator| shortening_nodes + ev.nodes;
         let line = match line {
@@ -270,7 +273,7 @@ impl Run<'_> {
             Err(stop) => return Found::ended(Outcome::Unknown(stop), nodes(&ev)),
         };
         // Best play is proven: its length is the tsume length.
-        let length = line.len() as u16;
+        let length = Plies::of_line(&line);
         self.recorder.lower_bound(length, before + ev.nodes);
         self.recorder
             .mate(length, Some(line.clone()), Rules::Tsume, before + ev.nodes);
@@ -292,7 +295,7 @@ impl Run<'_> {
 /// lower-bound game's shortest mate `P` bounds the value from below by `P − 2` (by `P`
 /// where no line ends with pieces left over), so it is the least `r` from there up with
 /// tsume mate within `r`, or `upper`.
-pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Stop> {
+pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Unsettled> {
     tsume_value_reporting(ev, pos, upper, &mut |_, _| {})
 }
 
@@ -304,7 +307,7 @@ fn tsume_value_reporting(
     pos: &mut Position,
     upper: i32,
     on_lower_bound: &mut dyn FnMut(i32, u64),
-) -> Result<i32, Stop> {
+) -> Result<i32, Unsettled> {
     let least = match ev.lower_bound_length(pos, upper - 2)? {
         Some(p) => p - 2,
         None => upper - 2,
@@ -337,7 +340,7 @@ pub fn is_longest_defence(
     pos: &mut Position,
     d: Move,
     v: i32,
-) -> Result<bool, Stop> {
+) -> Result<bool, Unsettled> {
     if ev.is_useless_interposition(pos, d, v)? {
         return Ok(false);
     }
@@ -364,7 +367,7 @@ pub fn best_play_line(
     pos: &mut Position,
     v: i32,
     tie_break: &mut TieBreak,
-) -> Result<Vec<Move>, Stop> {
+) -> Result<Vec<Move>, Unsettled> {
     if pos.side_to_move() == ev.attacker {
         attacker_line(ev, pos, v, tie_break)
     } else {
@@ -378,7 +381,7 @@ fn attacker_line(
     pos: &mut Position,
     v: i32,
     tie_break: &mut TieBreak,
-) -> Result<Vec<Move>, Stop> {
+) -> Result<Vec<Move>, Unsettled> {
     // The checks the tables know to mate first: each one tried before the mating one
     // costs a disproof. (With several mating checks, a flaw, which one is shown may then
     // depend on the tables.)
@@ -399,7 +402,7 @@ fn attacker_line(
     }
     // None only if the searches contradict each other (a key collision): answer
     // "unknown" rather than a wrong line.
-    first.ok_or(Stop::Nodes)
+    first.ok_or(Unsettled::Inconsistent)
 }
 
 /// [`best_play_line`] with the defender to move.
@@ -408,7 +411,7 @@ fn defender_line(
     pos: &mut Position,
     v: i32,
     tie_break: &mut TieBreak,
-) -> Result<Vec<Move>, Stop> {
+) -> Result<Vec<Move>, Unsettled> {
     let mut evasions = MoveList::new();
     movegen::generate_evasions(pos, &mut evasions);
     if evasions.is_empty() || v < 0 {
@@ -416,11 +419,12 @@ fn defender_line(
     }
     // The defences the raw table thinks longest first: the first that is a longest
     // counted defence and leaves no pieces in hand ends the search.
-    let mut order: Vec<(u16, Move)> = evasions
+    // (Those not known to be mate first, as if longest.)
+    let mut order: Vec<(Option<Plies>, Move)> = evasions
         .iter()
-        .map(|&d| (ev.raw_hint_after(pos, d).unwrap_or(u16::MAX), d))
+        .map(|&d| (ev.raw_hint_after(pos, d), d))
         .collect();
-    order.sort_by_key(|&(l, d)| (std::cmp::Reverse(l), d.raw()));
+    order.sort_by_key(|&(l, d)| (l.is_some(), std::cmp::Reverse(l), d.raw()));
     let mut first: Option<Vec<Move>> = None;
     for &(_, d) in &order {
         if !is_longest_defence(ev, pos, d, v)? {
@@ -437,7 +441,8 @@ fn defender_line(
         Some(line) => Ok(line),
         // No counted defence: mated but for useless interpositions.
         None if v == 0 => Ok(Vec::new()),
-        None => Err(Stop::Nodes),
+        // Not mated, yet no counted defence reaches the value: a contradiction.
+        None => Err(Unsettled::Inconsistent),
     }
 }
 
@@ -451,7 +456,7 @@ fn line_after(
     v: i32,
     tie_break: &mut TieBreak,
     first: &mut Option<Vec<Move>>,
-) -> Result<Option<Vec<Move>>, Stop> {
+) -> Result<Option<Vec<Move>>, Unsettled> {
     pos.do_move(m);
     let rest = best_play_line(ev, pos, v, tie_break);
     let mut line = vec![m];
@@ -471,7 +476,7 @@ fn line_after(
 /// length, less 2 when it ends with `attacker` pieces in hand.
 pub fn line_value(pos: &mut Position, line: &[Move], attacker: Color) -> i32 {
     let leftover = !hand_after_line(pos, line, attacker).is_empty();
-    line.len() as i32 - if leftover { 2 } else { 0 }
+    Plies::of_line(line).value() - if leftover { 2 } else { 0 }
 }
 
 /// `attacker`'s hand after playing `line` from `pos` (left as it was).
@@ -492,7 +497,7 @@ pub fn final_alternatives(
     ev: &mut Evaluator,
     root: &mut Position,
     line: &[Move],
-) -> Result<Vec<Move>, Stop> {
+) -> Result<Vec<Move>, Unsettled> {
     let Some((&last, before)) = line.split_last() else {
         return Ok(Vec::new());
     };
@@ -530,7 +535,7 @@ pub struct DefenderPly {
     /// Every legal defence but the line's, with its value: the plies to mate from the
     /// defender's node when it is played (the defence included, along a best-play line
     /// after it), or `None` for a useless interposition (not counted).
-    pub alternatives: Vec<(Move, Option<u16>)>,
+    pub alternatives: Vec<(Move, Option<Plies>)>,
 }
 
 /// The defender's alternatives, with their values, at each defender ply of `line` (a
@@ -541,7 +546,7 @@ pub(crate) fn variations_in(
     line: &[Move],
     limits: &Limits,
     tables: &mut Tables,
-) -> Result<Vec<DefenderPly>, Stop> {
+) -> Result<Vec<DefenderPly>, Unsettled> {
     let limits = Limits {
         on_progress: None,
         on_event: None,
@@ -582,7 +587,7 @@ fn defender_alternatives(
     pos: &mut Position,
     chosen: Move,
     v: i32,
-) -> Result<Vec<(Move, Option<u16>)>, Stop> {
+) -> Result<Vec<(Move, Option<Plies>)>, Unsettled> {
     let mut evasions = MoveList::new();
     movegen::generate_evasions(pos, &mut evasions);
     let mut out = Vec::new();
@@ -604,12 +609,16 @@ fn defender_alternatives(
 /// attacker-to-move `pos` (that defence included): the length of a best-play line from
 /// `pos` plus one, if its value is at most `most` (the two-ply rule's value, see
 /// [`tsume_value`]).
-fn defence_value(ev: &mut Evaluator, pos: &mut Position, most: i32) -> Result<Option<u16>, Stop> {
+fn defence_value(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    most: i32,
+) -> Result<Option<Plies>, Unsettled> {
     let mut r = -1;
     while r < most {
         if ev.mate_or(pos, r)? {
             let line = best_play_line(ev, pos, r, &mut TieBreak::new())?;
-            return Ok(Some(line.len() as u16 + 1));
+            return Ok(Some(Plies::of_line(&line).plus(1)));
         }
         r += 2;
     }

@@ -10,7 +10,7 @@ use super::{
     Tables, TieBreak,
 };
 use crate::dfpn::table::Table;
-use crate::dfpn::{self, Limits, Stop};
+use crate::dfpn::{self, Limits, Unsettled};
 use crate::movegen::{self, CheckInfo};
 use crate::moves::{Move, MoveList};
 use crate::piece::PieceKind;
@@ -127,7 +127,7 @@ enum Solved {
         value: i32,
     },
     NoMate,
-    Unproven(Stop),
+    Unproven(Unsettled),
 }
 
 impl Verifier<'_> {
@@ -162,17 +162,17 @@ impl Verifier<'_> {
         let raw_length = match first.length {
             Ok(Some(len)) => len,
             Ok(None) => return Solved::NoMate,
-            Err(stop) => return Solved::Unproven(stop),
+            Err(why) => return Solved::Unproven(why),
         };
         let limits = self.limits();
         let mut ev = Evaluator::new(self.raw, self.lower_bound, pos.side_to_move(), limits);
         let mut root = pos.clone();
         root.clear_history();
-        let r = tsume_value(&mut ev, &mut root, raw_length as i32);
+        let r = tsume_value(&mut ev, &mut root, raw_length.value());
         self.nodes += ev.nodes;
         match r {
             Ok(value) => Solved::Mate { value },
-            Err(stop) => Solved::Unproven(stop),
+            Err(why) => Solved::Unproven(why),
         }
     }
 
@@ -184,10 +184,10 @@ impl Verifier<'_> {
                 verdict.flaws.push(Flaw::NoMate);
                 return verdict;
             }
-            Solved::Unproven(stop) => {
+            Solved::Unproven(why) => {
                 verdict
                     .flaws
-                    .push(Flaw::unproven(Question::MateLength, stop));
+                    .push(Flaw::unproven(Question::MateLength, why));
                 return verdict;
             }
         };
@@ -267,9 +267,9 @@ fn line_to_check(
                             });
                         }
                     }
-                    Err(stop) => verdict
+                    Err(why) => verdict
                         .flaws
-                        .push(Flaw::unproven(Question::SolutionLine, stop)),
+                        .push(Flaw::unproven(Question::SolutionLine, why)),
                 }
                 line
             }
@@ -283,10 +283,10 @@ fn line_to_check(
                 verdict.length = Some(line.len());
                 line
             }
-            Err(stop) => {
+            Err(why) => {
                 verdict
                     .flaws
-                    .push(Flaw::unproven(Question::SolutionLine, stop));
+                    .push(Flaw::unproven(Question::SolutionLine, why));
                 return None;
             }
         },
@@ -308,7 +308,7 @@ fn line_flaws(
 ) -> Vec<Flaw> {
     let attacker = ev.attacker;
     let mut flaws = Vec::new();
-    let outcome = (|| -> Result<(), Stop> {
+    let outcome = (|| -> Result<(), Unsettled> {
         if claimed {
             if let Some(ply) = longer_defence(ev, root, line)? {
                 flaws.push(Flaw::LongerDefence { ply });
@@ -320,7 +320,7 @@ fn line_flaws(
                 // An untried equally long defence may leave no pieces.
                 Flaw::Unproven {
                     question: Question::Leftover,
-                    stop: None,
+                    why: Unsettled::CutShort,
                 }
             } else {
                 Flaw::Leftover(end_hand)
@@ -328,8 +328,8 @@ fn line_flaws(
         }
         Ok(())
     })();
-    if let Err(stop) = outcome {
-        flaws.push(Flaw::unproven(Question::LongerDefence, stop));
+    if let Err(why) = outcome {
+        flaws.push(Flaw::unproven(Question::LongerDefence, why));
     }
     match second_solution(ev, root, line, allow_twins) {
         Ok(others) => {
@@ -338,11 +338,11 @@ fn line_flaws(
             }
             verdict.promotion_choices = others.tolerated;
         }
-        Err(stop) => flaws.push(Flaw::unproven(Question::SecondSolution, stop)),
+        Err(why) => flaws.push(Flaw::unproven(Question::SecondSolution, why)),
     }
     match final_alternatives(ev, root, line) {
         Ok(alternatives) => verdict.final_alternatives = alternatives,
-        Err(stop) => flaws.push(Flaw::unproven(Question::FinalAlternatives, stop)),
+        Err(why) => flaws.push(Flaw::unproven(Question::FinalAlternatives, why)),
     }
     flaws
 }
@@ -381,7 +381,7 @@ fn replay_claimed(
     match ev.ends_line(&mut pos) {
         Ok(true) => Ok(line),
         Ok(false) => Err(bad_end("the last position is not mate")),
-        Err(stop) => Err(Flaw::unproven(Question::EndOfSolution, stop)),
+        Err(why) => Err(Flaw::unproven(Question::EndOfSolution, why)),
     }
 }
 
@@ -394,7 +394,7 @@ fn longer_defence(
     ev: &mut Evaluator,
     root: &mut Position,
     line: &[Move],
-) -> Result<Option<usize>, Stop> {
+) -> Result<Option<usize>, Unsettled> {
     let value = line_value(root, line, ev.attacker);
     let mut found = None;
     let mut played = 0;
@@ -461,7 +461,7 @@ fn second_solution(
     root: &mut Position,
     line: &[Move],
     allow_twins: bool,
-) -> Result<OtherMates, Stop> {
+) -> Result<OtherMates, Unsettled> {
     // (ply, the other check, the solution's move there)
     let mut pending: Vec<(usize, Move, Move)> = Vec::new();
     let mut played = 0;
@@ -511,7 +511,7 @@ fn second_solution(
                     }
                 }
                 Ok(false) => {}
-                Err(Stop::Nodes) if !last => left.push((ply, other, m)),
+                Err(why) if !last && why.may_settle_with_more_nodes() => left.push((ply, other, m)),
                 Err(e) => {
                     undecided.get_or_insert(e);
                 }
@@ -544,7 +544,7 @@ fn mates_side_by_side(
     line: &[Move],
     checks: &[(usize, Move, Move)],
     allow_twins: bool,
-) -> Vec<Option<Result<bool, Stop>>> {
+) -> Vec<Option<Result<bool, Unsettled>>> {
     let threads = ev.limits.threads.max(1);
     let per_search = (threads / checks.len().max(1)).max(1);
     // The index of the first cook found so far.

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tsume_solver::dfpn::{Outcome, Progress};
-use tsume_solver::{Limits, Position, Rules, Solver};
+use tsume_solver::{Limits, Position, Rules, Solver, Unsettled};
 
 fn peak_rss_mb() -> f64 {
     // SAFETY: getrusage fills the zeroed struct.
@@ -51,7 +51,8 @@ fn main() {
     let (status, len) = match &report.outcome {
         Outcome::Mate { moves } => ("mate".to_string(), Some(moves.len())),
         Outcome::NoMate => ("nomate".to_string(), None),
-        Outcome::Unknown(stop) => (format!("unknown ({stop:?} limit)"), None),
+        Outcome::Unknown(Unsettled::Limit(stop)) => (format!("unknown ({stop:?} limit)"), None),
+        Outcome::Unknown(why) => (format!("unknown ({why:?})"), None),
     };
     let secs = report.elapsed.as_secs_f64();
     println!(

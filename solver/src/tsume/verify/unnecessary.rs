@@ -26,11 +26,11 @@ impl Verifier<'_> {
                 found[i] = match result {
                     Ok(true) => Some(Flaw::Unnecessary(piece)),
                     Ok(false) => None,
-                    Err(Stop::Nodes) if !last => {
+                    Err(why) if !last && why.may_settle_with_more_nodes() => {
                         left.push(i);
                         None
                     }
-                    Err(stop) => Some(Flaw::unproven(Question::Unnecessary(piece), stop)),
+                    Err(why) => Some(Flaw::unproven(Question::Unnecessary(piece), why)),
                 };
             }
             pending = left;
@@ -48,7 +48,7 @@ impl Verifier<'_> {
         value: i32,
         budget: u64,
         threads: usize,
-    ) -> (Result<bool, Stop>, u64) {
+    ) -> (Result<bool, Unsettled>, u64) {
         let Ok(reduced) = Position::from_setup(&without_piece(&pos.to_setup(), piece)) else {
             return (Ok(false), 0);
         };
@@ -70,7 +70,7 @@ impl Verifier<'_> {
                 // Pieces left over make the reduced problem unsound, unless an untried
                 // defence leaves none: then it is not known.
                 return if tie_break.cut_short() {
-                    Err(Stop::Nodes)
+                    Err(Unsettled::CutShort)
                 } else {
                     Ok(false)
                 };

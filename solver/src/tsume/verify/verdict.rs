@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::dfpn::Stop;
+use crate::dfpn::{Stop, Unsettled};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::piece::PieceKind;
@@ -74,13 +74,13 @@ pub enum Flaw {
     },
     /// 不要駒: the problem stays sound without this piece.
     Unnecessary(PieceAt),
-    /// A search ran out of budget (or time) deciding `question`.
+    /// The searches left `question` undecided (most often out of budget or time).
     Unproven {
         /// What was being decided.
         question: Question,
-        /// What stopped it; `None` when the question was left open otherwise (equally
-        /// long defences left untried by the tie-break).
-        stop: Option<Stop>,
+        /// Why it is undecided: the limit that stopped it, or equally long defences left
+        /// untried by the tie-break, or searches that contradicted each other.
+        why: Unsettled,
     },
 }
 
@@ -121,12 +121,9 @@ impl fmt::Display for Question {
 }
 
 impl Flaw {
-    /// `question` stopped by `stop`.
-    pub fn unproven(question: Question, stop: Stop) -> Flaw {
-        Flaw::Unproven {
-            question,
-            stop: Some(stop),
-        }
+    /// `question` left undecided for the reason `why`.
+    pub fn unproven(question: Question, why: Unsettled) -> Flaw {
+        Flaw::Unproven { question, why }
     }
 }
 
@@ -185,11 +182,18 @@ impl fmt::Display for Flaw {
             Flaw::Unnecessary(piece) => write!(f, "不要駒: {piece}"),
             Flaw::Unproven {
                 question,
-                stop: Some(stop),
+                why: Unsettled::Limit(stop),
             } => write!(f, "budget exhausted ({question}: {})", stop_name(*stop)),
             Flaw::Unproven {
                 question,
-                stop: None,
+                why: Unsettled::Inconsistent,
+            } => write!(
+                f,
+                "unproven ({question}: the searches contradicted each other)"
+            ),
+            Flaw::Unproven {
+                question,
+                why: Unsettled::CutShort,
             } => write!(
                 f,
                 "budget exhausted ({question}: equally long defences left untried)"
