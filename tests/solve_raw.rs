@@ -168,6 +168,21 @@ fn full_mate_sets_raw() {
     }
 }
 
+/// 将棋図巧 No. 25, raw 39 (KomoringHeights' `kh=` label in `tests/data/zuko.txt`): a
+/// chase with drops on one square, where the chained drops of the bounded searches once
+/// came back marked as excused interpositions in the raw game and "proved" a mate in 37.
+#[test]
+fn chained_drops_keep_the_raw_length() {
+    let text = common::read_data("zuko.txt");
+    let line = text
+        .lines()
+        .find(|l| l.contains("# zuko025 "))
+        .expect("zuko025 in zuko.txt");
+    let (sfen, expected) = labelled(line).expect("a labelled line");
+    assert_eq!(expected, Expected::Mate(39));
+    run_lines(vec![(sfen, expected)], 64);
+}
+
 /// A search stopped while shortening a proven mate still offers the mate it found (for USI
 /// `stop`), and that line is a real mate, no shorter than the known shortest (21 plies,
 /// 将棋図巧 No. 5 in `tests/data/zuko.txt`).

@@ -165,6 +165,9 @@ pub struct Search<'t> {
 pub(super) struct Scratch {
     children: Vec<Child>,
     keys: Vec<ChildKey>,
+    /// Drops on a square whose first drop is a child, not yet children themselves (see
+    /// [`Search::expand_evasions`]).
+    chained: Vec<(Move, ChildKey)>,
 }
 
 /// What an attacker node's loop needs to know about the node.
@@ -255,6 +258,7 @@ impl<'t> Search<'t> {
         let r = node(self, &mut scratch);
         scratch.children.clear();
         scratch.keys.clear();
+        scratch.chained.clear();
         self.scratch.push(scratch);
         r
     }
@@ -439,7 +443,7 @@ impl<'t> Search<'t> {
                 return r;
             }
         }
-        let Scratch { children, keys } = scratch;
+        let Scratch { children, keys, .. } = scratch;
         if let Some(budget) = normal_budget {
             self.expand_checks(&moves, children, keys, remaining, budget);
         }
@@ -610,9 +614,14 @@ impl<'t> Search<'t> {
         if moves.is_empty() {
             return self.mated(key, remaining).unwrap_or_else(|r| r);
         }
-        let Scratch { children, keys } = scratch;
-        self.expand_evasions(&moves, children, keys, remaining);
-        self.and_loop(key, remaining, children, keys, th_pn, th_dn)
+        self.expand_evasions(
+            &moves,
+            &mut scratch.children,
+            &mut scratch.keys,
+            &mut scratch.chained,
+            remaining,
+        );
+        self.and_loop(key, remaining, scratch, th_pn, th_dn)
     }
 
     /// Searches a defender node's children until the node is settled or exceeds a
@@ -621,15 +630,22 @@ impl<'t> Search<'t> {
         &mut self,
         key: u64,
         remaining: u16,
-        children: &mut [Child],
-        keys: &[ChildKey],
+        scratch: &mut Scratch,
         th_pn: u32,
         th_dn: u32,
     ) -> NodeResult {
+        let Scratch {
+            children,
+            keys,
+            chained,
+        } = scratch;
         let hand = self.pos.hand(self.attacker);
         let parent = self.parent_key();
         let mut amount: u32 = 1;
         loop {
+            if !chained.is_empty() {
+                self.unchain(children, keys, chained, remaining);
+            }
             if amount > 1 && self.marks.is_some() {
                 let budget = (remaining > 0).then(|| below(remaining));
                 self.refresh_children(children, keys, remaining, budget);
