@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use tsume_generator::run::{self, Options, Progress, Stats};
 
 use crate::exit::bad_input;
-use crate::{parse_time_limit, workers_fit};
+use crate::{parse_time_limit, workers_fit, BadTimeLimit};
 
 /// The options of `tsume generate`.
 #[derive(clap::Args)]
@@ -93,8 +93,28 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     }
 }
 
+/// Which option of `tsume generate` is bad, and why.
+#[derive(Debug)]
+enum OptionError {
+    /// `--shard` (why, from [`run::parse_shard`]).
+    Shard(String),
+    /// `--length` (why, from [`run::parse_lengths`]).
+    Length(String),
+    /// `--time-limit`.
+    TimeLimit(BadTimeLimit),
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Shard(why) | OptionError::Length(why) => f.write_str(why),
+            OptionError::TimeLimit(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 /// The run's options from the command line's.
-fn options(args: GenerateArgs) -> Result<Options, String> {
+fn options(args: GenerateArgs) -> Result<Options, OptionError> {
     let GenerateArgs {
         count,
         length,
@@ -111,9 +131,13 @@ fn options(args: GenerateArgs) -> Result<Options, String> {
         fault_after_writes,
         fault_torn,
     } = args;
-    let shard = shard.as_deref().map(run::parse_shard).transpose()?;
-    let (min_length, max_length) = run::parse_lengths(&length)?;
-    let time_limit = parse_time_limit(time_limit)?;
+    let shard = shard
+        .as_deref()
+        .map(run::parse_shard)
+        .transpose()
+        .map_err(OptionError::Shard)?;
+    let (min_length, max_length) = run::parse_lengths(&length).map_err(OptionError::Length)?;
+    let time_limit = parse_time_limit(time_limit).map_err(OptionError::TimeLimit)?;
     let shape = tsume_generator::candidate::Shape {
         max_board: pieces as u32,
         min_board: (pieces as u32).min(2),

@@ -498,10 +498,13 @@ mod tests {
     use super::*;
 
     /// One pack line → the page's problem, as `read_pack` reads it.
-    fn parse_line(text: &str) -> Result<PageProblem, String> {
-        let read = line::parse_json(text).map_err(|e| e.to_string())?;
-        let id = read.id.clone().ok_or("missing \"id\" (a string)")?;
-        page_problem(id, &read).map_err(|e| e.to_string())
+    fn parse_line(text: &str) -> Result<PageProblem, LineError> {
+        let read = line::parse_json(text)?;
+        let id = read
+            .id
+            .clone()
+            .ok_or_else(|| read.error("missing \"id\" (a string)"))?;
+        page_problem(id, &read)
     }
 
     const MATE3: &str = r#"{"id":"m3","sfen":"6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1","length":3,"solution":["2c2b+","1b1c","R*2c"],"difficulty":{"grade":2}}"#;
@@ -607,7 +610,8 @@ mod tests {
         for (line, needle) in cases {
             let e = parse_line(line)
                 .err()
-                .unwrap_or_else(|| panic!("{line} accepted"));
+                .unwrap_or_else(|| panic!("{line} accepted"))
+                .to_string();
             assert!(e.contains(needle), "{line}: {e:?} lacks {needle:?}");
         }
     }

@@ -273,19 +273,32 @@ fn print_completions(shell: clap_complete::Shell) -> ExitCode {
 /// the clock's deadline arithmetic.
 const MAX_TIME_LIMIT: f64 = 1e9;
 
+/// A `--time-limit` that is not a positive number of seconds up to [`MAX_TIME_LIMIT`]
+/// (the value given).
+#[derive(Debug)]
+pub(crate) struct BadTimeLimit(f64);
+
+impl std::fmt::Display for BadTimeLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:e}, got {}",
+            self.0
+        )
+    }
+}
+
 /// Checks `--time-limit`: a positive number of seconds, at most [`MAX_TIME_LIMIT`].
-pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, String> {
+pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, BadTimeLimit> {
     match seconds {
-        Some(t) if !(t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT) => Err(format!(
-            "--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:e}, got {t}"
-        )),
+        Some(t) if !(t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT) => Err(BadTimeLimit(t)),
         t => Ok(t.map(Duration::from_secs_f64)),
     }
 }
 
 /// Whether `workers` threads can each hold a solver of `hash_mb` MiB at once, and a search
 /// thread can be started while they are held.
-pub(crate) fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), String> {
+pub(crate) fn workers_fit(workers: usize, hash_mb: usize) -> Result<(), tsume_solver::SolverError> {
     verify::Solvers::new(workers, hash_mb).map(drop)
 }
 
@@ -333,7 +346,7 @@ fn run_verify(
     {
         Ok(c) => c,
         Err(verify::RunError::OutputClosed) => return ExitCode::SUCCESS,
-        Err(verify::RunError::Other(e)) => return bad_input(e),
+        Err(e) => return bad_input(e),
     };
     eprintln!(
         "{} problems: {sound} sound, {flawed} flawed, {unproven} unproven{}",

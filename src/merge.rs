@@ -3,13 +3,14 @@
 //! first. Exit code: 0 merged, 1 a problem flawed or unproven under `--verify`, 2 bad
 //! input; nothing is written unless the merge succeeds.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use rayon::prelude::*;
 use tsume_generator::merge::{self, Target};
 use tsume_solver::tsume::verify::VerifyOptions;
-use tsume_solver::Setup;
+use tsume_solver::{Setup, SfenError, SolverError};
 
 use crate::exit::{self, bad_input};
 
@@ -95,21 +96,61 @@ pub fn run(args: MergeArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Verifies every problem of `sources` (its claimed solution too); reports each one that
-/// is not sound on stderr and returns how many.
 /// The tables of each verifying thread in MiB (as `tsume verify`'s default --hash).
 const VERIFY_HASH_MB: usize = 64;
 
-fn verify_all(sources: &[merge::Source], budget: u64, threads: usize) -> Result<usize, String> {
+/// Why `--verify` could not verify the packs (bad input; a problem that is not sound is
+/// not an error but a count).
+#[derive(Debug)]
+enum VerifyError {
+    /// The SFEN of problem `id` of the pack in `dir` cannot be read.
+    Sfen {
+        dir: PathBuf,
+        id: String,
+        error: SfenError,
+    },
+    /// The verifying solvers cannot be had (tables, a search thread).
+    Solvers(SolverError),
+    /// A pool of `threads` threads cannot be started.
+    Threads {
+        threads: usize,
+        error: rayon::ThreadPoolBuildError,
+    },
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Sfen { dir, id, error } => {
+                write!(f, "{}: problem {id}: {error}", dir.display())
+            }
+            VerifyError::Solvers(e) => write!(f, "{e}"),
+            VerifyError::Threads { threads, error } => {
+                write!(f, "starting {threads} threads: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Verifies every problem of `sources` (its claimed solution too); reports each one that
+/// is not sound on stderr and returns how many.
+fn verify_all(
+    sources: &[merge::Source],
+    budget: u64,
+    threads: usize,
+) -> Result<usize, VerifyError> {
     let options = VerifyOptions::with_budget(budget);
     let problems: Vec<(String, Setup, &[String])> = sources
         .iter()
         .flat_map(|s| {
             s.records.iter().map(move |r| {
-                let setup = r
-                    .sfen
-                    .parse()
-                    .map_err(|e| format!("{}: problem {}: {e}", s.dir.display(), r.id))?;
+                let setup = r.sfen.parse().map_err(|error| VerifyError::Sfen {
+                    dir: s.dir.clone(),
+                    id: r.id.clone(),
+                    error,
+                })?;
                 Ok((
                     format!("{}: problem {}", s.dir.display(), r.id),
                     setup,
@@ -117,17 +158,18 @@ fn verify_all(sources: &[merge::Source], budget: u64, threads: usize) -> Result<
                 ))
             })
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, VerifyError>>()?;
     let workers = if problems.is_empty() {
         0
     } else {
         threads.min(problems.len())
     };
-    let solvers = crate::verify::Solvers::new(workers, VERIFY_HASH_MB)?;
+    let solvers =
+        crate::verify::Solvers::new(workers, VERIFY_HASH_MB).map_err(VerifyError::Solvers)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| format!("starting {threads} threads: {e}"))?;
+        .map_err(|error| VerifyError::Threads { threads, error })?;
     let verdicts: Vec<Option<String>> = pool.install(|| {
         problems
             .par_iter()

@@ -136,22 +136,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
 
 /// The position to solve and whether its side to move defends, with the notes that go
 /// with it on stderr; `Err` for bad input.
-fn read_position(args: &SolveArgs) -> Result<(Position, bool), String> {
-    let (pos, moves_played) = input::load_problem(&args.sfen, args.format)
-        .and_then(|problem| {
-            Ok((
-                problem.position(args.fill_defender_hand)?,
-                problem.moves.len(),
-            ))
-        })
-        .map_err(|e| e.to_string())?;
+fn read_position(args: &SolveArgs) -> Result<(Position, bool), PositionInputError> {
+    let (pos, moves_played) = input::load_problem(&args.sfen, args.format).and_then(|problem| {
+        Ok((
+            problem.position(args.fill_defender_hand)?,
+            problem.moves.len(),
+        ))
+    })?;
     let defender_to_move = defender_to_move(&pos, moves_played)?;
     if defender_to_move && args.variations {
-        return Err(
-            "--variations needs the attacker to move: here the side to move is in check and \
-             defends (solve the position after its defence for the variations)"
-                .to_string(),
-        );
+        return Err(PositionInputError::VariationsForDefender);
     }
     if defender_to_move {
         eprintln!(
@@ -178,20 +172,69 @@ fn read_position(args: &SolveArgs) -> Result<(Position, bool), String> {
 
 /// Who attacks, as `tsume usi` reads it: the side to move, unless it is in check, when it
 /// defends and the answer is its longest defence and the mate after it.
-fn defender_to_move(pos: &Position, moves_played: usize) -> Result<bool, String> {
+fn defender_to_move(pos: &Position, moves_played: usize) -> Result<bool, PositionInputError> {
     match tsume_solver::usi::root(pos) {
         Root::Attacker => Ok(false),
         Root::Defender => Ok(true),
-        Root::NotAProblem(_) if !pos.in_check() && moves_played > 0 => Err(format!(
-            "after the {moves_played} move{} given, {} is to move and attacks, and the \
-             defender has no king to mate (the position after the moves is solved)",
-            if moves_played == 1 { "" } else { "s" },
-            color_name(pos.side_to_move())
-        )),
-        Root::NotAProblem(_) if !pos.in_check() => {
-            Err("the defender (the side not to move) has no king to mate".to_string())
+        Root::NotAProblem(_) if !pos.in_check() && moves_played > 0 => {
+            Err(PositionInputError::NoKingAfterMoves {
+                moves_played,
+                attacker: pos.side_to_move(),
+            })
         }
-        Root::NotAProblem(why) => Err(format!("not a mate problem: {why}")),
+        Root::NotAProblem(_) if !pos.in_check() => Err(PositionInputError::NoKing),
+        Root::NotAProblem(why) => Err(PositionInputError::NotAProblem(why)),
+    }
+}
+
+/// Why the position of `tsume solve` is bad input.
+#[derive(Debug)]
+enum PositionInputError {
+    /// The argument or its moves cannot be read.
+    Input(input::InputError),
+    /// After the `moves_played` moves given, `attacker` is to move, not in check, and the
+    /// defender has no king.
+    NoKingAfterMoves {
+        moves_played: usize,
+        attacker: Color,
+    },
+    /// The side to move is not in check and the other side has no king.
+    NoKing,
+    /// Not a mate problem for either side (why, from [`tsume_solver::usi::root`]).
+    NotAProblem(&'static str),
+    /// `--variations` with the defender to move.
+    VariationsForDefender,
+}
+
+impl From<input::InputError> for PositionInputError {
+    fn from(e: input::InputError) -> PositionInputError {
+        PositionInputError::Input(e)
+    }
+}
+
+impl std::fmt::Display for PositionInputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionInputError::Input(e) => write!(f, "{e}"),
+            PositionInputError::NoKingAfterMoves {
+                moves_played,
+                attacker,
+            } => write!(
+                f,
+                "after the {moves_played} move{} given, {} is to move and attacks, and the \
+                 defender has no king to mate (the position after the moves is solved)",
+                if *moves_played == 1 { "" } else { "s" },
+                color_name(*attacker)
+            ),
+            PositionInputError::NoKing => {
+                f.write_str("the defender (the side not to move) has no king to mate")
+            }
+            PositionInputError::NotAProblem(why) => write!(f, "not a mate problem: {why}"),
+            PositionInputError::VariationsForDefender => f.write_str(
+                "--variations needs the attacker to move: here the side to move is in check \
+                 and defends (solve the position after its defence for the variations)",
+            ),
+        }
     }
 }
 

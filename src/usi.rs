@@ -60,7 +60,7 @@ struct Job {
 ///
 /// When the `USI_Hash` tables cannot be allocated, smaller ones are tried (halving), each
 /// refusal reported through `note`; `Err` when not even 1 MiB can be had.
-fn solve(job: &Job, kept: &KeptSolver, note: &dyn Fn(&str)) -> Result<SolveReport, String> {
+fn solve(job: &Job, kept: &KeptSolver, note: &dyn Fn(&str)) -> Result<SolveReport, SolverError> {
     let mut slot = kept.lock().unwrap_or_else(|e| e.into_inner());
     if slot
         .as_ref()
@@ -79,7 +79,7 @@ fn solve(job: &Job, kept: &KeptSolver, note: &dyn Fn(&str)) -> Result<SolveRepor
                     ));
                     mb /= 2;
                 }
-                Err(e) => return Err(e.to_string()),
+                Err(e) => return Err(e),
             }
         };
         // Kept under the size asked for, so that the next search does not try again.
@@ -396,20 +396,18 @@ impl Engine {
 
     /// The position of the `position` command and whether its side to move defends, or
     /// why `go` cannot search it.
-    fn root(&self, kind: GoKind) -> Result<(Position, bool), String> {
+    fn root(&self, kind: GoKind) -> Result<(Position, bool), NoSearch> {
         let Some(text) = &self.position else {
-            return Err("no valid position (see the position error above)".to_string());
+            return Err(NoSearch::NoPosition);
         };
         let pos = protocol::position(text, self.options.fill_defender_hand)
-            .map_err(|e| format!("bad position: {e}"))?;
+            .map_err(NoSearch::BadPosition)?;
         // Who defends, read as KomoringHeights does: the side to move when it is in check.
         match protocol::root(&pos) {
             Root::Attacker => Ok((pos, false)),
             Root::Defender if kind == GoKind::Mate => Ok((pos, true)),
-            Root::Defender => Err("plain go searches a mate by the side to move, which is in \
-                 check (the defender): use go mate for its longest defence"
-                .to_string()),
-            Root::NotAProblem(why) => Err(format!("not a mate problem: {why}")),
+            Root::Defender => Err(NoSearch::DefenderForPlainGo),
+            Root::NotAProblem(why) => Err(NoSearch::NotAProblem(why)),
         }
     }
 
@@ -453,6 +451,34 @@ impl Engine {
         if self.running.as_ref().is_some_and(|r| r.id == id) {
             let r = self.running.take().expect("checked");
             let _ = r.handle.join();
+        }
+    }
+}
+
+/// Why a `go` does not search (told to the GUI as `info string <this>`).
+#[derive(Debug)]
+enum NoSearch {
+    /// No `position` command was readable.
+    NoPosition,
+    /// The `position` command cannot be read (why, from [`protocol::position`]).
+    BadPosition(String),
+    /// A plain `go` with the side to move in check: it defends, and only `go mate` searches
+    /// its defence.
+    DefenderForPlainGo,
+    /// Not a mate problem for either side (why, from [`protocol::root`]).
+    NotAProblem(&'static str),
+}
+
+impl std::fmt::Display for NoSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoSearch::NoPosition => f.write_str("no valid position (see the position error above)"),
+            NoSearch::BadPosition(e) => write!(f, "bad position: {e}"),
+            NoSearch::DefenderForPlainGo => f.write_str(
+                "plain go searches a mate by the side to move, which is in check (the \
+                 defender): use go mate for its longest defence",
+            ),
+            NoSearch::NotAProblem(why) => write!(f, "not a mate problem: {why}"),
         }
     }
 }

@@ -8,9 +8,9 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 use tsume_generator::line;
-use tsume_solver::kif::{self, Encoding};
+use tsume_solver::kif::{self, DecodeError, Encoding};
 use tsume_solver::tsume::verify::{Flaw, Verdict, VerifyOptions};
-use tsume_solver::{Rules, Setup, Solver};
+use tsume_solver::{Rules, Setup, Solver, SolverError};
 
 /// The solvers of a pool of worker threads, made before the work starts (a `--hash` the
 /// machine cannot give is then bad input, not an abort in the middle of the run) and lent
@@ -23,11 +23,10 @@ pub struct Solvers {
 impl Solvers {
     /// `workers` solvers of `hash_mb` MiB with their tsume tables made, or why the machine
     /// cannot hold them all (and start a search thread while they are held).
-    pub fn new(workers: usize, hash_mb: usize) -> Result<Solvers, String> {
+    pub fn new(workers: usize, hash_mb: usize) -> Result<Solvers, SolverError> {
         let idle = (0..workers)
             .map(|_| Solver::try_new(hash_mb, Rules::Tsume))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Solvers {
             hash_mb,
             idle: Mutex::new(idle),
@@ -116,7 +115,7 @@ pub fn read_problems(
     kind: InputKind,
     name: &str,
     fill_defender_hand: bool,
-) -> Result<ReadProblems, String> {
+) -> Result<ReadProblems, DecodeError> {
     let mut problems = Vec::new();
     let mut errors = Vec::new();
     let mut push = |line, record, label, read: line::ProblemLine| {
@@ -153,7 +152,7 @@ pub fn read_problems(
             } else {
                 Encoding::Auto
             };
-            let text = kif::decode(bytes, encoding).map_err(|e| e.to_string())?;
+            let text = kif::decode(bytes, encoding)?;
             let read = if kind == InputKind::Kif {
                 line::read_kif_records(&text)
             } else {
@@ -264,13 +263,18 @@ fn text_line(p: &Problem, v: &Verdict) -> String {
     }
 }
 
-/// Verifies `problems` on `threads` threads, printing each verdict in input order as soon
-/// as it and those before it are known. Returns (sound, flawed, unproven) counts.
 /// Why [`run`] stopped early.
+#[derive(Debug)]
 pub enum RunError {
     /// The reader of the output went away (`| head -2`): stop quietly, as Unix tools do.
     OutputClosed,
-    Other(String),
+    /// The output cannot be written.
+    Writing(std::io::Error),
+    /// A pool of `threads` threads cannot be started.
+    Threads {
+        threads: usize,
+        error: rayon::ThreadPoolBuildError,
+    },
 }
 
 impl RunError {
@@ -278,11 +282,25 @@ impl RunError {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             RunError::OutputClosed
         } else {
-            RunError::Other(format!("writing the output: {e}"))
+            RunError::Writing(e)
         }
     }
 }
 
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::OutputClosed => f.write_str("the output was closed"),
+            RunError::Writing(e) => write!(f, "writing the output: {e}"),
+            RunError::Threads { threads, error } => {
+                write!(f, "starting {threads} threads: {error}")
+            }
+        }
+    }
+}
+
+/// Verifies `problems` on `threads` threads, printing each verdict in input order as soon
+/// as it and those before it are known. Returns (sound, flawed, unproven) counts.
 pub fn run(
     problems: &[Problem],
     options: &VerifyOptions,
@@ -293,7 +311,7 @@ pub fn run(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| RunError::Other(format!("starting {threads} threads: {e}")))?;
+        .map_err(|error| RunError::Threads { threads, error })?;
     let mut counts = (0, 0, 0);
     let stdout = std::io::stdout();
     // Chunks keep the output in order and flowing on long inputs.
