@@ -80,7 +80,7 @@ struct PageProblem {
 }
 
 /// Runs `tsume html DIR [--out FILE]`; returns the file written (`None` for stdout).
-pub fn run(dir: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, String> {
+pub fn run(dir: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, HtmlError> {
     let problems = read_pack(dir)?;
     let page = page_html(&pack_title(dir), &problems);
     let out = out
@@ -91,12 +91,12 @@ pub fn run(dir: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, String> {
         return Ok(None);
     }
     if out.is_dir() {
-        return Err(format!(
-            "--out {} is a directory; give a file name such as pack.html",
-            out.display()
-        ));
+        return Err(HtmlError::OutIsDirectory(out));
     }
-    std::fs::write(&out, page).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    std::fs::write(&out, page).map_err(|error| HtmlError::Write {
+        path: out.clone(),
+        error,
+    })?;
     let n = problems.len();
     let plural = if n == 1 { "" } else { "s" };
     eprintln!("wrote {} ({n} problem{plural})", out.display());
@@ -118,34 +118,95 @@ fn pack_title(dir: &Path) -> String {
 // ----- reading the pack -----
 
 /// Reads and checks every problem of `DIR/pack.jsonl`.
-fn read_pack(dir: &Path) -> Result<Vec<PageProblem>, String> {
+fn read_pack(dir: &Path) -> Result<Vec<PageProblem>, HtmlError> {
     if !dir.exists() {
-        return Err(format!("pack directory {} does not exist", dir.display()));
+        return Err(HtmlError::NoPack(dir.to_path_buf()));
     }
     if !dir.is_dir() {
-        return Err(format!(
-            "{} is not a directory (give the pack directory, which holds {PACK_FILE})",
-            dir.display()
-        ));
+        return Err(HtmlError::NotDirectory(dir.to_path_buf()));
     }
     let path = dir.join(PACK_FILE);
     if !path.is_file() {
-        return Err(format!(
-            "no {PACK_FILE} in pack directory {}",
-            dir.display()
-        ));
+        return Err(HtmlError::NoPackFile(dir.to_path_buf()));
     }
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let at = |line: usize, e: LineError| format!("{}:{line}: {e}", path.display());
+    let bytes = std::fs::read(&path).map_err(|error| HtmlError::Read {
+        path: path.clone(),
+        error,
+    })?;
+    let at = |line: usize, error: LineError| HtmlError::Line {
+        path: path.clone(),
+        line,
+        error,
+    };
     let problems = line::read_pack(&bytes)
         .map_err(|e| at(e.line, e.error))?
         .into_iter()
         .map(|p| page_problem(p.id, &p.problem).map_err(|e| at(p.line, e)))
         .collect::<Result<Vec<_>, _>>()?;
     if problems.is_empty() {
-        return Err(format!("{} has no problems", path.display()));
+        return Err(HtmlError::Empty(path));
     }
     Ok(problems)
+}
+
+/// Why `tsume html` cannot write its page.
+#[derive(Debug)]
+pub enum HtmlError {
+    /// The pack directory does not exist.
+    NoPack(PathBuf),
+    /// The pack path is not a directory.
+    NotDirectory(PathBuf),
+    /// The pack directory has no pack file.
+    NoPackFile(PathBuf),
+    /// The pack file cannot be read.
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// A problem of the pack, at `line` of `path`.
+    Line {
+        path: PathBuf,
+        line: usize,
+        error: LineError,
+    },
+    /// A pack without problems.
+    Empty(PathBuf),
+    /// A directory given as the page's file.
+    OutIsDirectory(PathBuf),
+    /// The page cannot be written.
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for HtmlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HtmlError::NoPack(dir) => write!(f, "pack directory {} does not exist", dir.display()),
+            HtmlError::NotDirectory(dir) => write!(
+                f,
+                "{} is not a directory (give the pack directory, which holds {PACK_FILE})",
+                dir.display()
+            ),
+            HtmlError::NoPackFile(dir) => {
+                write!(f, "no {PACK_FILE} in pack directory {}", dir.display())
+            }
+            HtmlError::Read { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            HtmlError::Line { path, line, error } => {
+                write!(f, "{}:{line}: {error}", path.display())
+            }
+            HtmlError::Empty(path) => write!(f, "{} has no problems", path.display()),
+            HtmlError::OutIsDirectory(out) => write!(
+                f,
+                "--out {} is a directory; give a file name such as pack.html",
+                out.display()
+            ),
+            HtmlError::Write { path, error } => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+        }
+    }
 }
 
 /// A pack line read → the problem as the page shows it, or an error naming the problem

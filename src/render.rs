@@ -417,7 +417,7 @@ pub enum RenderError {
     /// Nothing but blanks (or a comment) where the SFEN should be.
     EmptySfen,
     /// The moves: `--move N` beyond them, or one that cannot be played.
-    Moves(String),
+    Moves(MovesError),
     /// The pack file cannot be read.
     UnreadablePack { path: PathBuf, error: io::Error },
     /// A problem of the pack, at `line` of `path`.
@@ -432,6 +432,28 @@ pub enum RenderError {
     CreateDir { path: PathBuf, error: io::Error },
     /// A file cannot be written.
     Write { path: PathBuf, error: io::Error },
+}
+
+/// What is wrong with the moves of a diagram's line.
+#[derive(Debug)]
+pub enum MovesError {
+    /// `--move ply` beyond the solution's `moves`.
+    Beyond { ply: usize, moves: usize },
+    /// A move that cannot be read or played.
+    Illegal(crate::input::InputError),
+}
+
+impl fmt::Display for MovesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MovesError::Beyond { ply, moves } => write!(
+                f,
+                "--move {ply}: the solution has only {moves} move{}",
+                if *moves == 1 { "" } else { "s" }
+            ),
+            MovesError::Illegal(e) => write!(f, "{e}"),
+        }
+    }
 }
 
 impl fmt::Display for RenderError {
@@ -498,20 +520,19 @@ fn parse_sfen_with_moves(text: &str) -> Result<Problem, RenderError> {
 }
 
 /// The position after `ply` of the problem's moves, with the options to draw it.
-fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOptions), String> {
+fn position_after(problem: &Problem, ply: usize) -> Result<(Position, RenderOptions), MovesError> {
     let mut pos = problem.pos.clone();
     let attacker = pos.side_to_move();
     if ply > problem.moves.len() {
-        return Err(format!(
-            "--move {ply}: the solution has only {} move{}",
-            problem.moves.len(),
-            if problem.moves.len() == 1 { "" } else { "s" }
-        ));
+        return Err(MovesError::Beyond {
+            ply,
+            moves: problem.moves.len(),
+        });
     }
     let mut last = None;
     // Every move is checked, not only those drawn: a diagram of a line with an illegal
     // move in it is bad input whatever `--move` says.
-    let moves = crate::input::parse_moves(&pos, &problem.moves).map_err(|e| e.to_string())?;
+    let moves = crate::input::parse_moves(&pos, &problem.moves).map_err(MovesError::Illegal)?;
     for &m in &moves[..ply] {
         pos.do_move(m);
         last = Some(m);
@@ -581,7 +602,7 @@ fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, Rend
             moves: read.solution.clone().unwrap_or_default(),
         };
         let (pos, mut opts) =
-            position_after(&problem, ply).map_err(|e| at(p.line, read.error(e)))?;
+            position_after(&problem, ply).map_err(|e| at(p.line, read.error(e.to_string())))?;
         opts.title = Some(p.id.clone());
         jobs.push((p.id, render_svg(&pos, &opts)));
     }

@@ -51,7 +51,7 @@ fn main() {
             );
             report(&search.stats, search.nodes - before);
             match r.kind() {
-                Kind::Proven if r.len >= 3 => budget = r.len - 2,
+                Kind::Proven if r.len >= 3 => budget = tsume_solver::Plies::new(r.len - 2),
                 _ => break,
             }
         }

@@ -18,7 +18,7 @@ fn main() {
             };
             let mut s =
                 Search::with_rules(&table, pos.clone(), pos.side_to_move(), limits, defences);
-            let res = s.solve_current(r);
+            let res = s.solve_current(tsume_solver::Plies::new(r));
             println!(
                 "{defences:?} within {r}: {:?} len {} nodes {} {:?}",
                 res.kind(),

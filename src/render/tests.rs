@@ -233,10 +233,12 @@ fn moves_suffix_errors() {
     let problem = parse_sfen_with_moves(&format!("{MATE3} moves 2c2b+")).unwrap();
     assert!(position_after(&problem, 2)
         .unwrap_err()
+        .to_string()
         .contains("only 1 move"));
     let problem = parse_sfen_with_moves(&format!("{MATE3} moves 5e5d")).unwrap();
     assert!(position_after(&problem, 1)
         .unwrap_err()
+        .to_string()
         .contains("move 1 (5e5d)"));
     assert!(parse_sfen_with_moves("startpos moves 7g7f").is_ok());
     // A USI `position` command reads as the same problem.
