@@ -97,9 +97,9 @@ pub fn run(args: GenerateArgs) -> ExitCode {
 #[derive(Debug)]
 enum OptionError {
     /// `--shard` (why, from [`run::parse_shard`]).
-    Shard(String),
+    Shard(run::ArgumentError),
     /// `--length` (why, from [`run::parse_lengths`]).
-    Length(String),
+    Length(run::ArgumentError),
     /// `--time-limit`.
     TimeLimit(BadTimeLimit),
 }
@@ -107,7 +107,7 @@ enum OptionError {
 impl std::fmt::Display for OptionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            OptionError::Shard(why) | OptionError::Length(why) => f.write_str(why),
+            OptionError::Shard(why) | OptionError::Length(why) => write!(f, "{why}"),
             OptionError::TimeLimit(e) => write!(f, "{e}"),
         }
     }

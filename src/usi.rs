@@ -461,7 +461,7 @@ enum NoSearch {
     /// No `position` command was readable.
     NoPosition,
     /// The `position` command cannot be read (why, from [`protocol::position`]).
-    BadPosition(String),
+    BadPosition(tsume_solver::usi::PositionCommandError),
     /// A plain `go` with the side to move in check: it defends, and only `go mate` searches
     /// its defence.
     DefenderForPlainGo,

@@ -91,10 +91,8 @@ impl std::fmt::Display for Shard {
 
 /// Parses `K/N` (`tsume generate --shard`): 1 <= K <= N <= [`MAX_SHARDS`]. `1/1` is the
 /// whole candidate space, the same as no shard (and gives the same pack).
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    let bad = || {
-        format!("--shard must be K/N with 1 <= K <= N <= {MAX_SHARDS} (shard K of N), got {text:?}")
-    };
+pub fn parse_shard(text: &str) -> Result<Shard, ArgumentError> {
+    let bad = || ArgumentError::Shard(text.to_string());
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
     let k: u64 = k.trim().parse().map_err(|_| bad())?;
     let n: u64 = n.trim().parse().map_err(|_| bad())?;
@@ -106,6 +104,35 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
         count: n,
     })
 }
+
+/// A `--shard` or `--length` argument that cannot be read (the text as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgumentError {
+    /// `--shard` not `K/N` with 1 <= K <= N <= [`MAX_SHARDS`].
+    Shard(String),
+    /// A `--length` bound that is not a number.
+    LengthNotANumber(String),
+    /// `--length` not odd lengths `L` or `MIN-MAX` with MIN <= MAX <= [`MAX_LENGTH`].
+    Lengths(String),
+}
+
+impl std::fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgumentError::Shard(text) => write!(
+                f,
+                "--shard must be K/N with 1 <= K <= N <= {MAX_SHARDS} (shard K of N), got {text:?}"
+            ),
+            ArgumentError::LengthNotANumber(s) => write!(f, "--length: {s:?} is not a number"),
+            ArgumentError::Lengths(text) => write!(
+                f,
+                "--length must be odd lengths L or MIN-MAX with MIN <= MAX <= {MAX_LENGTH}, got {text:?}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ArgumentError {}
 
 /// The highest `next_candidate` a run accepts: far beyond any real run, and far enough
 /// from `u64::MAX` that candidate numbers never overflow.
@@ -168,20 +195,18 @@ pub fn lengths_allowed(min: usize, max: usize) -> bool {
 }
 
 /// Parses the wanted lengths, `L` or `MIN-MAX` (`tsume generate --length`).
-pub fn parse_lengths(text: &str) -> Result<(usize, usize), String> {
+pub fn parse_lengths(text: &str) -> Result<(usize, usize), ArgumentError> {
     let parse = |s: &str| {
         s.trim()
             .parse::<usize>()
-            .map_err(|_| format!("--length: {s:?} is not a number"))
+            .map_err(|_| ArgumentError::LengthNotANumber(s.to_string()))
     };
     let (min, max) = match text.split_once('-') {
         Some((a, b)) => (parse(a)?, parse(b)?),
         None => (parse(text)?, parse(text)?),
     };
     if !lengths_allowed(min, max) {
-        return Err(format!(
-            "--length must be odd lengths L or MIN-MAX with MIN <= MAX <= {MAX_LENGTH}, got {text:?}"
-        ));
+        return Err(ArgumentError::Lengths(text.to_string()));
     }
     Ok((min, max))
 }
@@ -723,11 +748,12 @@ mod tests {
         assert_eq!(parse_lengths(" 3 - 19"), Ok((3, 19)));
         assert_eq!(parse_lengths("99"), Ok((99, 99)));
         for bad in ["4", "3-4", "9-3", "101", "1-101"] {
-            let e = parse_lengths(bad).unwrap_err();
+            let e = parse_lengths(bad).unwrap_err().to_string();
             assert!(e.contains("MIN <= MAX <= 99"), "{bad}: {e}");
         }
         assert!(parse_lengths("x-5")
             .unwrap_err()
+            .to_string()
             .contains("\"x\" is not a number"));
         assert!(lengths_allowed(1, 99) && !lengths_allowed(1, 101));
     }
@@ -748,7 +774,10 @@ mod tests {
         }
         assert_eq!(seen, (0..800).collect());
         for bad in ["0/8", "9/8", "8", "a/b", "1/0", "1/2000000", "-1/3"] {
-            assert!(parse_shard(bad).unwrap_err().contains("K/N"), "{bad}");
+            assert!(
+                parse_shard(bad).unwrap_err().to_string().contains("K/N"),
+                "{bad}"
+            );
         }
         assert_eq!(parse_shard(" 2 / 3 "), Ok(Shard { index: 1, count: 3 }));
     }

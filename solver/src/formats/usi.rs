@@ -9,7 +9,10 @@
 
 use std::time::Duration;
 
-use crate::{Position, Setup};
+use std::fmt;
+
+use crate::position::IllegalMoveError;
+use crate::{Position, PositionError, Setup, SfenError};
 
 /// The largest `USI_Hash`, in MiB.
 pub const MAX_HASH_MB: usize = 65536;
@@ -229,7 +232,7 @@ pub fn parse_go(args: &[&str]) -> Go {
 /// The position of a `position` command's arguments (`startpos|sfen … [moves …]`); with
 /// `fill_defender_hand`, the defender (the side not to move after the moves) gets every
 /// piece that is on no square and in no hand.
-pub fn position(args: &str, fill_defender_hand: bool) -> Result<Position, String> {
+pub fn position(args: &str, fill_defender_hand: bool) -> Result<Position, PositionCommandError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     let moves_at = words.iter().position(|w| *w == "moves");
     let (spec, moves) = match moves_at {
@@ -237,22 +240,26 @@ pub fn position(args: &str, fill_defender_hand: bool) -> Result<Position, String
         None => (&words[..], &words[words.len()..]),
     };
     let mut setup: Setup = match spec {
-        ["startpos"] => Setup::from_sfen("startpos").map_err(|e| e.to_string())?,
+        ["startpos"] => Setup::from_sfen("startpos").map_err(PositionCommandError::Startpos)?,
         ["sfen", fields @ ..] if !fields.is_empty() => fields
             .join(" ")
             .parse()
-            .map_err(|e| format!("malformed SFEN: {e}"))?,
-        _ => return Err("expected `position startpos|sfen <sfen> [moves …]`".to_string()),
+            .map_err(PositionCommandError::Sfen)?,
+        _ => return Err(PositionCommandError::Syntax),
     };
     let play = |setup: &Setup| {
-        let mut pos = Position::from_setup(setup).map_err(|e| format!("illegal position: {e}"))?;
+        let mut pos = Position::from_setup(setup).map_err(PositionCommandError::Illegal)?;
         for (i, m) in moves.iter().enumerate() {
             let mv = pos
                 .parse_move(m)
-                .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+                .map_err(|error| PositionCommandError::Move {
+                    number: i + 1,
+                    text: m.to_string(),
+                    error,
+                })?;
             pos.do_move(mv);
         }
-        Ok::<Position, String>(pos)
+        Ok::<Position, PositionCommandError>(pos)
     };
     let pos = play(&setup)?;
     if !fill_defender_hand {
@@ -267,6 +274,48 @@ pub fn position(args: &str, fill_defender_hand: bool) -> Result<Position, String
     setup.fill_hand(defender);
     play(&setup)
 }
+
+/// Why the arguments of a `position` command give no position.
+#[derive(Debug)]
+pub enum PositionCommandError {
+    /// `startpos` could not be read (never expected).
+    Startpos(SfenError),
+    /// The SFEN after `sfen` is malformed.
+    Sfen(SfenError),
+    /// Neither `startpos` nor `sfen <sfen>`.
+    Syntax,
+    /// The SFEN is not a legal position.
+    Illegal(PositionError),
+    /// Move `number` (`text`) of the `moves` cannot be played.
+    Move {
+        /// The move's number among the `moves`, from 1.
+        number: usize,
+        /// The move as given.
+        text: String,
+        /// Why it cannot be played.
+        error: IllegalMoveError,
+    },
+}
+
+impl fmt::Display for PositionCommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionCommandError::Startpos(e) => write!(f, "{e}"),
+            PositionCommandError::Sfen(e) => write!(f, "malformed SFEN: {e}"),
+            PositionCommandError::Syntax => {
+                write!(f, "expected `position startpos|sfen <sfen> [moves …]`")
+            }
+            PositionCommandError::Illegal(e) => write!(f, "illegal position: {e}"),
+            PositionCommandError::Move {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} ({text}): {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionCommandError {}
 
 /// Whose mate a `go` searches, read from the position after the moves as KomoringHeights
 /// does (from the kings on the board and who is in check).
@@ -418,11 +467,16 @@ mod tests {
         assert!(position("startpos moves 7g7f 3c3d", false).is_ok());
         assert!(position("startpos moves 7g7e", false)
             .unwrap_err()
+            .to_string()
             .contains("move 1"));
         assert!(position("sfen 9/9/9 b - 1", false)
             .unwrap_err()
+            .to_string()
             .contains("malformed SFEN"));
-        assert!(position("", false).is_err());
+        assert!(matches!(
+            position("", false),
+            Err(PositionCommandError::Syntax)
+        ));
         let p = position("sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1", true).unwrap();
         assert_eq!(p.to_sfen(), "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
     }
