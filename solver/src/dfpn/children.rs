@@ -208,6 +208,7 @@ impl Search<'_> {
         chained: &mut Vec<(Move, ChildKey)>,
         remaining: u16,
     ) {
+        let squares = self.interposition_squares();
         let mut i = 0;
         while i < chained.len() {
             let (m, key) = chained[i];
@@ -219,7 +220,6 @@ impl Search<'_> {
                 continue;
             }
             chained.remove(i);
-            let squares = self.interposition_squares();
             let c = self.evasion_child(m, key, squares, remaining, false);
             children.push(c);
             keys.push(key);

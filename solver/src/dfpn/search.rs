@@ -642,13 +642,18 @@ impl<'t> Search<'t> {
         let hand = self.pos.hand(self.attacker);
         let parent = self.parent_key();
         let mut amount: u32 = 1;
+        // A chain moves on only when a drop is mated: after expansion (from the table),
+        // after the searched drop, or after another thread's proof read by the refresh,
+        // which therefore comes first (else the node could look mated with drops hidden).
+        let mut unchain_due = !chained.is_empty();
         loop {
-            if !chained.is_empty() {
-                self.unchain(children, keys, chained, remaining);
-            }
             if amount > 1 && self.marks.is_some() {
                 let budget = (remaining > 0).then(|| below(remaining));
                 self.refresh_children(children, keys, remaining, budget);
+                unchain_due |= !chained.is_empty();
+            }
+            if unchain_due {
+                self.unchain(children, keys, chained, remaining);
             }
             let pick = self.pick_evasion(children, parent);
             let (pn, dn) = (pick.other, pick.least);
@@ -679,6 +684,7 @@ impl<'t> Search<'t> {
             amount = amount.saturating_add(r.amount);
             children[pick.best].set(&r);
             self.flag_if_refuted(&mut children[pick.best], remaining);
+            unchain_due = r.pn == 0 && c.mv.is_drop() && !chained.is_empty();
         }
     }
 
