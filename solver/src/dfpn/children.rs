@@ -3,7 +3,7 @@
 //! attacker's checks and the defender's evasions alike.
 
 use super::node::*;
-use super::parallel::virtual_number;
+use super::parallel::{deflection, virtual_number, Deflection};
 use super::probe::ChildKey;
 use super::search::*;
 use super::table::INF;
@@ -295,14 +295,50 @@ impl Search<'_> {
     /// promotion and its non-promotion), would otherwise be counted many times, and a node
     /// with many checks would look far harder to refute than it is. It cut the nodes of
     /// the shortest-mate searches by a fifth on 32 将棋図巧 problems.
-    pub(super) fn pick_check(&self, children: &[Child], parent: u64, flagged: bool) -> Pick {
+    /// `unbounded`: the search has no length bound (see [`deflection`] for what that and
+    /// the numbers change when threads search together).
+    pub(super) fn pick_check(
+        &self,
+        children: &[Child],
+        parent: u64,
+        flagged: bool,
+        unbounded: bool,
+    ) -> Pick {
+        let pick = self.pick_check_by(children, parent, flagged, false);
+        let deflects = match deflection(true, unbounded) {
+            _ if self.marks.is_none() => false,
+            Deflection::Always => true,
+            Deflection::Never => false,
+            // Likely refuted (dn ≤ pn): every check will need refuting.
+            Deflection::ByNumbers => pick.other <= pick.least,
+        };
+        if deflects {
+            self.pick_check_by(children, parent, flagged, true)
+        } else {
+            pick
+        }
+    }
+
+    /// [`Search::pick_check`], the children's proof numbers made virtual (`deflects`) or
+    /// not.
+    fn pick_check_by(
+        &self,
+        children: &[Child],
+        parent: u64,
+        flagged: bool,
+        deflects: bool,
+    ) -> Pick {
         let mut pick = Pick::new();
         let mut dn_max: u32 = 0;
         for (i, c) in children.iter().enumerate() {
             let shorter =
                 c.pn == 0 && Self::lift(c, flagged) < Self::lift(&children[pick.best], flagged);
             pick.least_true = pick.least_true.min(c.pn);
-            let c_pn = virtual_number(c.pn, self.busy(parent, c.mv));
+            let c_pn = if deflects {
+                virtual_number(c.pn, self.busy(parent, c.mv))
+            } else {
+                c.pn
+            };
             pick.offer(i, c_pn, shorter);
             if c.dn > 0 {
                 dn_max = dn_max.max(c.dn);
@@ -320,12 +356,35 @@ impl Search<'_> {
     /// depending on the shallowest path. The node's proof number is the sum of its
     /// children's, except that drops on one square (interpositions with different pieces),
     /// which usually share their fate, count once, as the largest of them.
-    pub(super) fn pick_evasion(&self, children: &[Child], parent: u64) -> Pick {
+    /// `unbounded` as in [`Search::pick_check`].
+    pub(super) fn pick_evasion(&self, children: &[Child], parent: u64, unbounded: bool) -> Pick {
+        let pick = self.pick_evasion_by(children, parent, false);
+        let deflects = match deflection(false, unbounded) {
+            _ if self.marks.is_none() => false,
+            Deflection::Always => true,
+            Deflection::Never => false,
+            // Likely mated (pn ≤ dn): every evasion will need proving.
+            Deflection::ByNumbers => pick.other <= pick.least,
+        };
+        if deflects {
+            self.pick_evasion_by(children, parent, true)
+        } else {
+            pick
+        }
+    }
+
+    /// [`Search::pick_evasion`], the children's disproof numbers made virtual
+    /// (`deflects`) or not.
+    fn pick_evasion_by(&self, children: &[Child], parent: u64, deflects: bool) -> Pick {
         let mut pick = Pick::new();
         let mut drop_pn = [0u32; 81];
         for (i, c) in children.iter().enumerate() {
             pick.least_true = pick.least_true.min(c.dn);
-            let c_dn = virtual_number(c.dn, self.busy(parent, c.mv));
+            let c_dn = if deflects {
+                virtual_number(c.dn, self.busy(parent, c.mv))
+            } else {
+                c.dn
+            };
             // Among refutations, the one depending on the shallowest path.
             let shallower =
                 c_dn == pick.least && c.dn == 0 && c.rep_depth > children[pick.best].rep_depth;

@@ -10,6 +10,20 @@
 //! Only the choice of child and the node's own exit test use the inflated numbers; what is
 //! stored in the table are the true ones.
 //!
+//! # Where threads are deflected
+//!
+//! A node is settled one way only when every child is, the other way by one child: an
+//! attacker node is refuted when every check is and mated by one check, a defender node
+//! mated when every evasion is and refuted by one. A second thread sent to a sibling does
+//! work the node will need on the first side, and mostly work the first thread's child
+//! makes unnecessary on the other. So a node deflects the threads only where its likely
+//! outcome needs every child ([`deflection`]): in the bounded searches ("mate within `N`?",
+//! the shortest-mate and tsume questions, nearly all of whose nodes end refuted) at
+//! attacker nodes only; in the unbounded first searches by the node's numbers (an attacker
+//! node whose disproof number is at most its proof number, a defender node whose proof
+//! number is at most its disproof number). Deflecting at every node, as Kaneko did, left
+//! 寿 and 煙詰 as slow at two threads as at one (benches/RESULTS.md §23).
+//!
 //! Why the answer stays exact: each thread is an ordinary df-pn over its own path (so
 //! repetitions are judged on its own path, and a path-dependent disproof is stored only
 //! once its thread returns above the depth it depends on, as alone); the marks only change
@@ -85,6 +99,32 @@ pub(super) fn virtual_number(number: u32, busy: u32) -> u32 {
             .saturating_mul(1 << busy.min(8))
             .saturating_add(busy)
             .min(MAX_FINITE - 1)
+    }
+}
+
+/// Whether a node sends the other threads off the children being searched below it (see
+/// the module doc, "Where threads are deflected").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Deflection {
+    /// Always: the node's children are chosen by their virtual numbers.
+    Always,
+    /// Never: by their true numbers, so the threads go down the same child.
+    Never,
+    /// When the node's own numbers say every child is likely to need settling: a likely
+    /// refuted attacker node (dn ≤ pn), a likely mated defender node (pn ≤ dn).
+    ByNumbers,
+}
+
+/// Where threads are deflected: in the bounded searches at attacker nodes only, in the
+/// unbounded ones where the node's numbers point to the outcome that needs every child
+/// (benches/RESULTS.md §23: at both kinds of node always, as Kaneko, 寿 and 煙詰 gained
+/// nothing at two threads).
+#[inline]
+pub(super) fn deflection(attacker_node: bool, unbounded: bool) -> Deflection {
+    match (attacker_node, unbounded) {
+        (_, true) => Deflection::ByNumbers,
+        (true, false) => Deflection::Always,
+        (false, false) => Deflection::Never,
     }
 }
 
@@ -316,6 +356,62 @@ mod tests {
         assert_eq!(virtual_number(0, 3), 0);
         assert_eq!(virtual_number(MAX_FINITE, 1), MAX_FINITE);
         assert!(virtual_number(MAX_FINITE - 2, 1) < MAX_FINITE);
+    }
+
+    /// Two children, the first with the lesser number and another thread below it (when
+    /// `threads`): which one a node of each kind picks (`attacker_node`, `unbounded`), given
+    /// the children's (pn, dn).
+    fn picked(
+        threads: bool,
+        attacker_node: bool,
+        unbounded: bool,
+        numbers: [(u32, u32); 2],
+    ) -> usize {
+        let table = super::super::table::Table::new(1);
+        let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
+            .expect("sfen");
+        let mut search = Search::new(&table, pos, Limits::default());
+        search.marks = Some(Arc::new(Marks::new()));
+        let parent = search.pos.full_key();
+        let children: Vec<super::super::node::Child> = numbers
+            .iter()
+            .enumerate()
+            .map(|(i, &(pn, dn))| {
+                let mut c = super::super::node::Child::new(
+                    Move::from_raw(0x100 + i as u16),
+                    super::super::node::Via::Normal,
+                );
+                c.pn = pn;
+                c.dn = dn;
+                c
+            })
+            .collect();
+        let marks = search.marks.clone().expect("marks");
+        marks.enter(Marks::slot(parent, children[0].mv));
+        if !threads {
+            search.marks = None;
+        }
+        if attacker_node {
+            search.pick_check(&children, parent, false, unbounded).best
+        } else {
+            search.pick_evasion(&children, parent, unbounded).best
+        }
+    }
+
+    #[test]
+    fn threads_are_deflected_where_every_child_is_likely_needed() {
+        // Bounded: attacker nodes always, defender nodes never.
+        assert_eq!(picked(true, true, false, [(1, 1), (2, 1)]), 1);
+        assert_eq!(picked(true, false, false, [(1, 1), (1, 2)]), 0);
+        // Unbounded, attacker node: likely refuted (dn 3 ≤ pn 3) or likely mated.
+        assert_eq!(picked(true, true, true, [(3, 1), (4, 2)]), 1);
+        assert_eq!(picked(true, true, true, [(1, 5), (2, 5)]), 0);
+        // Unbounded, defender node: likely mated (pn 2 ≤ dn 3) or likely refuted.
+        assert_eq!(picked(true, false, true, [(1, 3), (1, 4)]), 1);
+        assert_eq!(picked(true, false, true, [(5, 1), (5, 2)]), 0);
+        // Alone, never.
+        assert_eq!(picked(false, true, false, [(1, 1), (2, 1)]), 0);
+        assert_eq!(picked(false, false, true, [(1, 3), (1, 4)]), 0);
     }
 
     #[test]

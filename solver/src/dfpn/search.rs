@@ -487,7 +487,7 @@ impl<'t> Search<'t> {
             if amount > 1 && self.marks.is_some() {
                 self.refresh_children(children, keys, node.remaining, node.normal_budget);
             }
-            let pick = self.pick_check(children, parent, flagged);
+            let pick = self.pick_check(children, parent, flagged, node.remaining == UNLIMITED);
             let (pn, dn) = (pick.least, pick.other);
             if pn == 0 {
                 return self.proven_by_check(node, &children[pick.best], amount);
@@ -655,7 +655,7 @@ impl<'t> Search<'t> {
             if unchain_due {
                 self.unchain(children, keys, chained, remaining);
             }
-            let pick = self.pick_evasion(children, parent);
+            let pick = self.pick_evasion(children, parent, remaining == UNLIMITED);
             let (pn, dn) = (pick.other, pick.least);
             if dn == 0 {
                 let c = children[pick.best];
