@@ -284,3 +284,33 @@ fn the_defender_to_move_is_mated_one_ply_sooner() {
     }
     assert_eq!(checked, 20);
 }
+
+/// 将棋図巧 No. 12 (27 plies) needs its rook's non-promotion at plies 3 and 5 (`2c1c`,
+/// `1c2c`: KomoringHeights' line in `tests/data/zuko_solutions.txt`). In bounded searches a
+/// non-promotion waits behind its promotion until every other check is refuted: from the
+/// position before ply 3, "mate within 25" must still be proven, through `2c1c`.
+#[test]
+fn non_promotions_chained_behind_promotions_still_mate() {
+    use tsume_solver::dfpn::search::Search;
+    use tsume_solver::dfpn::table::{Kind, Table};
+    let text = common::read_data("zuko_solutions.txt");
+    let line = text
+        .lines()
+        .find(|l| l.contains("# zuko012 "))
+        .expect("zuko012 in zuko_solutions.txt");
+    let (head, moves) = line.split_once(" moves ").expect("a line with moves");
+    let sfen: Vec<&str> = head.split_whitespace().take(4).collect();
+    let mut pos = Position::from_sfen(&sfen.join(" ")).unwrap();
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    assert_eq!((moves[2], moves[4]), ("2c1c", "1c2c"));
+    for usi in &moves[..2] {
+        let m = pos.parse_move(usi).unwrap();
+        pos.do_move(m);
+    }
+    pos.clear_history();
+    let table = Table::new(16);
+    let mut search = Search::new(&table, pos.clone(), Limits::default());
+    let r = search.solve_current(tsume_solver::Plies::new(25));
+    assert_eq!(r.kind(), Kind::Proven);
+    assert_eq!(r.best, Some(pos.parse_move("2c1c").unwrap()));
+}

@@ -14,6 +14,18 @@ use crate::moves::{Move, MoveList};
 use crate::square::Square;
 use crate::zobrist;
 
+/// Whether `m` is the non-promotion of the move `before` it (the move generator gives a
+/// promotion first, then the same move without).
+#[inline]
+fn is_non_promotion_of(m: Move, before: Move) -> bool {
+    !m.is_drop()
+        && !m.is_promotion()
+        && !before.is_drop()
+        && before.is_promotion()
+        && before.from() == m.from()
+        && before.to() == m.to()
+}
+
 /// The child a node searches next, and the node's numbers from its children's.
 pub(super) struct Pick {
     /// Index of the child to search.
@@ -62,38 +74,39 @@ impl Search<'_> {
     /// Fills `children` with the ordinary checks `moves` (`budget` plies left after each):
     /// each probed in the table, found on the path, or evaluated. It stops at a check the
     /// table proves. In unlimited searches every check is looked up before any is
-    /// evaluated (see [`looks_up_first`]).
+    /// evaluated (see [`looks_up_first`]); in bounded ones a non-promotion waits in
+    /// `chained` behind its promotion (see [`Search::release_non_promotions`]). `keys` is
+    /// left aligned with `children`.
     pub(super) fn expand_checks(
         &mut self,
         moves: &MoveList,
         children: &mut Vec<Child>,
         keys: &mut Vec<ChildKey>,
+        chained: &mut Vec<(Move, ChildKey)>,
         remaining: u16,
         budget: u16,
     ) {
         self.prefetch_child_keys(moves, keys);
         let lookup_first = looks_up_first(remaining);
+        let chains = remaining != UNLIMITED;
         let mut mate = false;
-        for (&m, &(child_key, child_hand, repeats)) in moves.iter().zip(keys.iter()) {
-            let mut c = Child::new(m, Via::Normal);
-            if let Some(d) = repeats {
-                c.repeats(d);
-            } else {
-                let p = self.probe_transfer(child_key, self.missing, child_hand, budget);
-                if p.found {
-                    c.take(&p);
-                } else if lookup_first {
-                    c.fresh = true;
-                } else {
-                    self.evaluate_new_and_child(&mut c, budget);
-                }
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            let (m, key) = (moves[i], keys[i]);
+            if chains && i > 0 && is_non_promotion_of(m, moves[i - 1]) {
+                chained.push((m, key));
+                continue;
             }
+            let c = self.check_child(m, key, budget, lookup_first);
             mate = c.pn == 0;
             children.push(c);
+            keys[kept] = key;
+            kept += 1;
             if mate {
                 break;
             }
         }
+        keys.truncate(kept);
         if lookup_first && !mate {
             for c in children.iter_mut().filter(|c| c.fresh) {
                 c.fresh = false;
@@ -102,6 +115,52 @@ impl Search<'_> {
                     break;
                 }
             }
+        }
+    }
+
+    /// The child of the check `m` (key `key`, `budget` plies left after it), from the table
+    /// or the path, evaluated unless `lookup_first` defers that (`fresh`).
+    fn check_child(
+        &mut self,
+        m: Move,
+        (child_key, child_hand, repeats): ChildKey,
+        budget: u16,
+        lookup_first: bool,
+    ) -> Child {
+        let mut c = Child::new(m, Via::Normal);
+        if let Some(d) = repeats {
+            c.repeats(d);
+        } else {
+            let p = self.probe_transfer(child_key, self.missing, child_hand, budget);
+            if p.found {
+                c.take(&p);
+            } else if lookup_first {
+                c.fresh = true;
+            } else {
+                self.evaluate_new_and_child(&mut c, budget);
+            }
+        }
+        c
+    }
+
+    /// Makes the non-promotions waiting in `chained` children of an attacker node whose
+    /// every other check is refuted. A piece's check without promotion nearly always shares
+    /// the fate of the same move with promotion, which comes first, so in bounded searches
+    /// the non-promotion is neither evaluated nor counted in the node's disproof number
+    /// until the node would otherwise be refuted. The node's value is unchanged: it is
+    /// refuted only when every check, these included, is refuted; a non-promotion that
+    /// mates where the promotion does not (打ち歩詰め, a guarded square left open) still
+    /// proves it, only later. `budget` is an ordinary check's; `keys` stays aligned.
+    pub(super) fn release_non_promotions(
+        &mut self,
+        children: &mut Vec<Child>,
+        keys: &mut Vec<ChildKey>,
+        chained: &mut Vec<(Move, ChildKey)>,
+        budget: u16,
+    ) {
+        for (m, key) in chained.drain(..) {
+            children.push(self.check_child(m, key, budget, false));
+            keys.push(key);
         }
     }
 

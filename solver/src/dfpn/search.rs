@@ -443,17 +443,26 @@ impl<'t> Search<'t> {
                 return r;
             }
         }
-        let Scratch { children, keys, .. } = scratch;
+        let Scratch {
+            children,
+            keys,
+            chained,
+        } = scratch;
         if let Some(budget) = normal_budget {
-            self.expand_checks(&moves, children, keys, remaining, budget);
+            self.expand_checks(&moves, children, keys, chained, remaining, budget);
         }
         if let Some(s) = flag {
             self.expand_unused_captures(&moves, s, children, remaining);
+            // Placeholders keep `keys` aligned (a parallel refresh skips these children).
+            keys.resize(children.len(), (0, Hand::EMPTY, None));
         }
         if let Some(i) = children.iter().position(|c| c.pn == 0) {
             let c = children[i];
             children.clear();
             children.push(c);
+            keys.swap(0, i);
+            keys.truncate(1);
+            chained.clear();
         }
         if children.is_empty() {
             // Flagged, no budget for an ordinary check and no capture of the interposed piece.
@@ -466,7 +475,7 @@ impl<'t> Search<'t> {
             remaining,
             normal_budget,
         };
-        self.or_loop(&node, children, keys, th_pn, th_dn)
+        self.or_loop(&node, scratch, th_pn, th_dn)
     }
 
     /// Searches an attacker node's children until the node is settled or exceeds a
@@ -474,11 +483,15 @@ impl<'t> Search<'t> {
     fn or_loop(
         &mut self,
         node: &OrNode,
-        children: &mut [Child],
-        keys: &[ChildKey],
+        scratch: &mut Scratch,
         th_pn: u32,
         th_dn: u32,
     ) -> NodeResult {
+        let Scratch {
+            children,
+            keys,
+            chained,
+        } = scratch;
         let flagged = node.flag.is_some();
         let hand = self.pos.hand(self.attacker);
         let parent = self.parent_key();
@@ -493,6 +506,10 @@ impl<'t> Search<'t> {
                 return self.proven_by_check(node, &children[pick.best], amount);
             }
             if dn == 0 {
+                if let (false, Some(budget)) = (chained.is_empty(), node.normal_budget) {
+                    self.release_non_promotions(children, keys, chained, budget);
+                    continue;
+                }
                 return self.refuted_checks(node, children, amount);
             }
             let dn = dn.min(MAX_FINITE);
