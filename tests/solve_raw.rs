@@ -300,13 +300,10 @@ fn non_promotions_chained_behind_promotions_still_mate() {
         .expect("zuko012 in zuko_solutions.txt");
     let (head, moves) = line.split_once(" moves ").expect("a line with moves");
     let sfen: Vec<&str> = head.split_whitespace().take(4).collect();
-    let mut pos = Position::from_sfen(&sfen.join(" ")).unwrap();
     let moves: Vec<&str> = moves.split_whitespace().collect();
     assert_eq!((moves[2], moves[4]), ("2c1c", "1c2c"));
-    for usi in &moves[..2] {
-        let m = pos.parse_move(usi).unwrap();
-        pos.do_move(m);
-    }
+    let command = format!("sfen {} moves {}", sfen.join(" "), moves[..2].join(" "));
+    let mut pos = tsume_solver::usi::position(&command, false).unwrap();
     pos.clear_history();
     let table = Table::new(16);
     let mut search = Search::new(&table, pos.clone(), Limits::default());

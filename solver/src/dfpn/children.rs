@@ -232,15 +232,15 @@ impl Search<'_> {
             keys[kept] = key;
             kept += 1;
         }
-        if chains {
-            keys.truncate(kept);
-        }
+        keys.truncate(kept);
         if lookup_first && refuted.is_none() {
             refuted = self.evaluate_fresh_evasions(children, keys, remaining);
         }
         if let Some(c) = refuted {
+            // The node is refuted: nothing waits in a chain.
             children.clear();
             children.push(c);
+            chained.clear();
         }
     }
 
@@ -363,19 +363,9 @@ impl Search<'_> {
         flagged: bool,
         unbounded: bool,
     ) -> Pick {
-        let pick = self.pick_check_by(children, parent, flagged, false);
-        let deflects = match deflection(true, unbounded) {
-            _ if self.marks.is_none() => false,
-            Deflection::Always => true,
-            Deflection::Never => false,
-            // Likely refuted (dn ≤ pn): every check will need refuting.
-            Deflection::ByNumbers => pick.other <= pick.least,
-        };
-        if deflects {
-            self.pick_check_by(children, parent, flagged, true)
-        } else {
-            pick
-        }
+        self.deflected(true, unbounded, |deflects| {
+            self.pick_check_by(children, parent, flagged, deflects)
+        })
     }
 
     /// [`Search::pick_check`], the children's proof numbers made virtual (`deflects`) or
@@ -417,18 +407,33 @@ impl Search<'_> {
     /// which usually share their fate, count once, as the largest of them.
     /// `unbounded` as in [`Search::pick_check`].
     pub(super) fn pick_evasion(&self, children: &[Child], parent: u64, unbounded: bool) -> Pick {
-        let pick = self.pick_evasion_by(children, parent, false);
-        let deflects = match deflection(false, unbounded) {
-            _ if self.marks.is_none() => false,
-            Deflection::Always => true,
-            Deflection::Never => false,
-            // Likely mated (pn ≤ dn): every evasion will need proving.
-            Deflection::ByNumbers => pick.other <= pick.least,
-        };
-        if deflects {
-            self.pick_evasion_by(children, parent, true)
-        } else {
-            pick
+        self.deflected(false, unbounded, |deflects| {
+            self.pick_evasion_by(children, parent, deflects)
+        })
+    }
+
+    /// The pick `by` makes (one pass over the children, their numbers made virtual or
+    /// not), virtual where this node sends the other threads away (see [`deflection`]): a
+    /// second pass only when that depends on the node's numbers.
+    #[inline]
+    fn deflected(&self, attacker_node: bool, unbounded: bool, by: impl Fn(bool) -> Pick) -> Pick {
+        if self.marks.is_none() {
+            return by(false);
+        }
+        match deflection(attacker_node, unbounded) {
+            Deflection::Always => by(true),
+            Deflection::Never => by(false),
+            Deflection::ByNumbers => {
+                let pick = by(false);
+                // The node's other number (dn at an attacker node, pn at a defender node)
+                // at most the one it chooses by: likely settled the way that needs every
+                // child.
+                if pick.other <= pick.least {
+                    by(true)
+                } else {
+                    pick
+                }
+            }
         }
     }
 

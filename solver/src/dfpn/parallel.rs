@@ -346,6 +346,8 @@ pub fn side_by_side_with<T: Sync, R: Send>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::node::{Child, Via};
+    use super::super::table::Table;
     use super::*;
 
     #[test]
@@ -367,20 +369,17 @@ mod tests {
         unbounded: bool,
         numbers: [(u32, u32); 2],
     ) -> usize {
-        let table = super::super::table::Table::new(1);
+        let table = Table::new(1);
         let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
             .expect("sfen");
         let mut search = Search::new(&table, pos, Limits::default());
         search.marks = Some(Arc::new(Marks::new()));
         let parent = search.pos.full_key();
-        let children: Vec<super::super::node::Child> = numbers
+        let children: Vec<Child> = numbers
             .iter()
             .enumerate()
             .map(|(i, &(pn, dn))| {
-                let mut c = super::super::node::Child::new(
-                    Move::from_raw(0x100 + i as u16),
-                    super::super::node::Via::Normal,
-                );
+                let mut c = Child::new(Move::from_raw(0x100 + i as u16), Via::Normal);
                 c.pn = pn;
                 c.dn = dn;
                 c

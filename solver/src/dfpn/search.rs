@@ -165,8 +165,9 @@ pub struct Search<'t> {
 pub(super) struct Scratch {
     children: Vec<Child>,
     keys: Vec<ChildKey>,
-    /// Drops on a square whose first drop is a child, not yet children themselves (see
-    /// [`Search::expand_evasions`]).
+    /// Moves that wait for others to settle before they become children: at a defender
+    /// node the later drops on a square (see [`Search::unchain`]), at an attacker node the
+    /// non-promotions (see [`Search::release_non_promotions`]); bounded searches only.
     chained: Vec<(Move, ChildKey)>,
 }
 
@@ -460,9 +461,6 @@ impl<'t> Search<'t> {
             let c = children[i];
             children.clear();
             children.push(c);
-            keys.swap(0, i);
-            keys.truncate(1);
-            chained.clear();
         }
         if children.is_empty() {
             // Flagged, no budget for an ordinary check and no capture of the interposed piece.
@@ -506,7 +504,7 @@ impl<'t> Search<'t> {
                 return self.proven_by_check(node, &children[pick.best], amount);
             }
             if dn == 0 {
-                if let (false, Some(budget)) = (chained.is_empty(), node.normal_budget) {
+                if let Some(budget) = node.normal_budget.filter(|_| !chained.is_empty()) {
                     self.release_non_promotions(children, keys, chained, budget);
                     continue;
                 }
