@@ -75,8 +75,8 @@ impl Search<'_> {
     /// each probed in the table, found on the path, or evaluated. It stops at a check the
     /// table proves. In unlimited searches every check is looked up before any is
     /// evaluated (see [`looks_up_first`]); in bounded ones a non-promotion waits in
-    /// `chained` behind its promotion (see [`Search::release_non_promotions`]). `keys` is
-    /// left aligned with `children`.
+    /// `chained` behind its promotion (see [`Search::release_non_promotions`]). `keys`
+    /// receives the moves' child keys.
     pub(super) fn expand_checks(
         &mut self,
         moves: &MoveList,
@@ -90,7 +90,6 @@ impl Search<'_> {
         let lookup_first = looks_up_first(remaining);
         let chains = remaining != UNLIMITED;
         let mut mate = false;
-        let mut kept = 0;
         for i in 0..moves.len() {
             let (m, key) = (moves[i], keys[i]);
             if chains && i > 0 && is_non_promotion_of(m, moves[i - 1]) {
@@ -100,13 +99,10 @@ impl Search<'_> {
             let c = self.check_child(m, key, budget, lookup_first);
             mate = c.pn == 0;
             children.push(c);
-            keys[kept] = key;
-            kept += 1;
             if mate {
                 break;
             }
         }
-        keys.truncate(kept);
         if lookup_first && !mate {
             for c in children.iter_mut().filter(|c| c.fresh) {
                 c.fresh = false;
@@ -150,17 +146,15 @@ impl Search<'_> {
     /// until the node would otherwise be refuted. The node's value is unchanged: it is
     /// refuted only when every check, these included, is refuted; a non-promotion that
     /// mates where the promotion does not (打ち歩詰め, a guarded square left open) still
-    /// proves it, only later. `budget` is an ordinary check's; `keys` stays aligned.
+    /// proves it, only later. `budget` is an ordinary check's.
     pub(super) fn release_non_promotions(
         &mut self,
         children: &mut Vec<Child>,
-        keys: &mut Vec<ChildKey>,
         chained: &mut Vec<(Move, ChildKey)>,
         budget: u16,
     ) {
         for (m, key) in chained.drain(..) {
             children.push(self.check_child(m, key, budget, false));
-            keys.push(key);
         }
     }
 
@@ -196,7 +190,8 @@ impl Search<'_> {
     /// plies: each probed, found on the path, or evaluated, interpositions of the tsume
     /// game marked (see [`Via`]). A refuting evasion, once found, is the only child left.
     /// In bounded searches the second and later drops on a square wait in `chained` (see
-    /// [`Search::unchain`]); `keys` is kept aligned with `children`.
+    /// [`Search::unchain`]). `keys` receives the moves' child keys (aligned with `children`
+    /// after it, for the evaluation of fresh evasions).
     pub(super) fn expand_evasions(
         &mut self,
         moves: &MoveList,
@@ -263,7 +258,6 @@ impl Search<'_> {
     pub(super) fn unchain(
         &mut self,
         children: &mut Vec<Child>,
-        keys: &mut Vec<ChildKey>,
         chained: &mut Vec<(Move, ChildKey)>,
         remaining: u16,
     ) {
@@ -281,7 +275,6 @@ impl Search<'_> {
             chained.remove(i);
             let c = self.evasion_child(m, key, squares, remaining, false);
             children.push(c);
-            keys.push(key);
         }
     }
 

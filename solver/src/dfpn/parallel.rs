@@ -8,7 +8,11 @@
 //! df-pn, AAAI 2010) — the proof number at an attacker node, the disproof number at a
 //! defender node — and takes the next best child unless the marked one is far better.
 //! Only the choice of child and the node's own exit test use the inflated numbers; what is
-//! stored in the table are the true ones.
+//! stored in the table are the true ones. A node does not read its children again from
+//! the table between descents: a child another thread has settled is found settled when
+//! this thread next enters it (at the cost of one expansion), and re-reading every child
+//! before each step cost a fifth of the threads' speed for no fewer nodes
+//! (benches/RESULTS.md §24a).
 //!
 //! # Where threads are deflected
 //!

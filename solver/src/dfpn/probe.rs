@@ -173,41 +173,4 @@ impl Search<'_> {
         c.take(&p);
         c.rep_depth = u32::MAX;
     }
-
-    /// Reads the children's numbers again from the table, where other threads may have
-    /// moved them on (parallel search only: alone, a node's own list is never stale).
-    /// `keys` are the children's keys in order (as made for them). A proof or disproof is
-    /// taken as it is; an estimate only where it is higher. `budget` is the ordinary
-    /// children's (`None`: there are none); the tsume game's interpositions keep the
-    /// node's `remaining`.
-    pub(super) fn refresh_children(
-        &mut self,
-        children: &mut [Child],
-        keys: &[ChildKey],
-        remaining: u16,
-        budget: Option<u16>,
-    ) {
-        for (c, &(child_key, child_hand, _)) in children.iter_mut().zip(keys) {
-            if c.pn == 0 || c.dn == 0 {
-                continue;
-            }
-            let (key, budget) = match (c.via, budget) {
-                (Via::Normal | Via::Pending, Some(budget)) => (child_key, budget),
-                (Via::Normal | Via::Pending, None) => continue,
-                (Via::Interposition, _) => (child_key ^ interposition_flag(c.mv.to()), remaining),
-                (Via::UnusedCapture, _) => continue,
-            };
-            let p = self.probe_transfer(key, self.missing, child_hand, budget);
-            if p.kind() != Kind::Unknown {
-                c.take(&p);
-                self.flag_if_refuted(c, remaining);
-            } else if p.found {
-                // Estimates only ever raise what the node knows: the child returned numbers
-                // above its thresholds (its virtual ones, maybe), and lower ones from the
-                // table would send the search straight back into it.
-                c.pn = c.pn.max(p.pn);
-                c.dn = c.dn.max(p.dn);
-            }
-        }
-    }
 }

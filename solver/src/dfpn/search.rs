@@ -454,8 +454,6 @@ impl<'t> Search<'t> {
         }
         if let Some(s) = flag {
             self.expand_unused_captures(&moves, s, children, remaining);
-            // Placeholders keep `keys` aligned (a parallel refresh skips these children).
-            keys.resize(children.len(), (0, Hand::EMPTY, None));
         }
         if let Some(i) = children.iter().position(|c| c.pn == 0) {
             let c = children[i];
@@ -486,18 +484,13 @@ impl<'t> Search<'t> {
         th_dn: u32,
     ) -> NodeResult {
         let Scratch {
-            children,
-            keys,
-            chained,
+            children, chained, ..
         } = scratch;
         let flagged = node.flag.is_some();
         let hand = self.pos.hand(self.attacker);
         let parent = self.parent_key();
         let mut amount: u32 = 1;
         loop {
-            if amount > 1 && self.marks.is_some() {
-                self.refresh_children(children, keys, node.remaining, node.normal_budget);
-            }
             let pick = self.pick_check(children, parent, flagged, node.remaining == UNLIMITED);
             let (pn, dn) = (pick.least, pick.other);
             if pn == 0 {
@@ -505,7 +498,7 @@ impl<'t> Search<'t> {
             }
             if dn == 0 {
                 if let Some(budget) = node.normal_budget.filter(|_| !chained.is_empty()) {
-                    self.release_non_promotions(children, keys, chained, budget);
+                    self.release_non_promotions(children, chained, budget);
                     continue;
                 }
                 return self.refuted_checks(node, children, amount);
@@ -650,25 +643,17 @@ impl<'t> Search<'t> {
         th_dn: u32,
     ) -> NodeResult {
         let Scratch {
-            children,
-            keys,
-            chained,
+            children, chained, ..
         } = scratch;
         let hand = self.pos.hand(self.attacker);
         let parent = self.parent_key();
         let mut amount: u32 = 1;
-        // A chain moves on only when a drop is mated: after expansion (from the table),
-        // after the searched drop, or after another thread's proof read by the refresh,
-        // which therefore comes first (else the node could look mated with drops hidden).
+        // A chain moves on only when a drop is mated: after expansion (from the table) or
+        // after the searched drop.
         let mut unchain_due = !chained.is_empty();
         loop {
-            if amount > 1 && self.marks.is_some() {
-                let budget = (remaining > 0).then(|| below(remaining));
-                self.refresh_children(children, keys, remaining, budget);
-                unchain_due |= !chained.is_empty();
-            }
             if unchain_due {
-                self.unchain(children, keys, chained, remaining);
+                self.unchain(children, chained, remaining);
             }
             let pick = self.pick_evasion(children, parent, remaining == UNLIMITED);
             let (pn, dn) = (pick.other, pick.least);
