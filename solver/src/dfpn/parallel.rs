@@ -11,7 +11,7 @@
 //! stored in the table are the true ones. A node does not read its children again from
 //! the table between descents: a child another thread has settled is found settled when
 //! this thread next enters it (at the cost of one expansion), and re-reading every child
-//! before each step cost a fifth of the threads' speed for no fewer nodes
+//! before each step cost about 14 % of two threads' time for no fewer nodes
 //! (benches/RESULTS.md §24a).
 //!
 //! # Where threads are deflected
