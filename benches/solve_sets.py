@@ -89,13 +89,15 @@ def main():
                 res.get('length', 0) <= int(expected) if at_most else res.get('length') == int(expected))
             ok = (status == 'mate' and length_ok) or \
                  (status == 'nomate' and expected.startswith('nomate'))
+            to_right = None
             if status == 'mate':
                 answered += 1
                 if length_ok:
                     right += 1
                     first = next((i for i in res.get('improvements', [])
                                   if i['length'] == res['length']), None)
-                    time_to_right += first['time_ms'] / 1000 if first else dt
+                    to_right = first['time_ms'] / 1000 if first else dt
+                    time_to_right += to_right
             if status == 'unknown':
                 unknown += 1
             elif ok and proven:
@@ -105,7 +107,8 @@ def main():
             if args.verbose or (status != 'unknown' and proven and not ok):
                 print(f'  {comment.strip()[:40]:40} expected {expected:>6} got {status} '
                       f'{res.get("length", "")}{"" if proven else " (unproven)"} '
-                      f'nodes {res.get("nodes")} {dt:.2f}s')
+                      f'nodes {res.get("nodes")} {dt:.2f}s'
+                      + ('' if to_right is None else f' (right length at {to_right:.2f}s)'))
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f'{path}: {solved}/{len(rows)} solved (proven), {answered} answered with a mate, '
               f'{right} with the right length (reached in {time_to_right:.1f}s in all), '
