@@ -718,6 +718,11 @@ fn text_answer(
                     "{}: {}\n",
                     unsettled_reason(*stop),
                     match (line_rules, rules == Rules::Tsume, moves) {
+                        (Rules::Tsume, _, _) if *stop == Unsettled::CutShort => {
+                            "the value is proven; this line ends with pieces left over, and a \
+                             best-play line 2 plies shorter without may exist"
+                                .to_string()
+                        }
                         (Rules::Tsume, _, _) => {
                             "best play is proven; the other mating last moves are not known"
                                 .to_string()

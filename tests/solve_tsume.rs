@@ -280,6 +280,38 @@ fn equally_long_defences_prefer_no_pieces_left_over() {
     }
 }
 
+/// When every best-play line ends with pieces left over, the tie-break settles it without
+/// trying the lines one by one: here `G*9b` and `G*8b` both mate in 1 (checked by hand:
+/// the king on 9a has no square, and `P*9b` would be a pawn-drop mate) and both keep the
+/// pawn, which no line of value −1 can drop. Even with no try to spare, the search is not
+/// cut short, so the pawn left over is a settled verdict (駒余り) and the length is 1.
+#[test]
+fn a_hand_too_big_to_empty_settles_the_tie_break() {
+    let sfen = "k8/9/K8/9/9/9/9/9/9 b GP2r2b3g4s4n4l17p 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let attacker = pos.side_to_move();
+    let mut root = pos.clone();
+    let mut raw = Table::new(8);
+    let mut lower_bound = Table::new(8);
+    let mut ev = Evaluator::new(&mut raw, &mut lower_bound, attacker, eval_limits());
+    assert_eq!(tsume::tsume_value(&mut ev, &mut root, 1), Ok(-1));
+    let mut tie_break = tsume::TieBreak::with_tries(0);
+    let line = tsume::best_play_line(&mut ev, &mut root, -1, &mut tie_break).unwrap();
+    assert_eq!(line.len(), 1);
+    assert!(!tsume::hand_after_line(&mut root, &line, attacker).is_empty());
+    assert!(
+        !tie_break.cut_short(),
+        "{line:?}: the second mate needed a try"
+    );
+    assert!(tie_break.settles(&mut root, &line, attacker));
+
+    let (_, report) = solve(sfen);
+    let Outcome::Mate { moves } = &report.outcome else {
+        panic!("{:?}", report.outcome)
+    };
+    assert_eq!(moves.len(), 1);
+}
+
 /// 将棋図巧 No. 91: the book's 27 takes the interposition `P*2g` after `B*1h` as useless,
 /// but after `P*2g 1h2g 8a9a` the attacker has no mate without the captured pawn and a mate
 /// with it (cshogi's answers, `tests/data/zuko091_interposition.txt`): by the rules doc's

@@ -9,6 +9,7 @@
 pub mod evaluator;
 pub mod verify;
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -27,12 +28,20 @@ pub use evaluator::Evaluator;
 use crate::solver::Rules;
 
 /// The search, among equally long defences, for a line that leaves the attacker no pieces
-/// in hand: how many alternative sub-lines it may still try, and whether it ever ran out.
-/// A line with pieces left over is a 駒余り verdict only if the search was not cut short.
+/// in hand: how many alternative sub-lines it may still try, whether it ever ran out, and
+/// the sub-lines it has tried in full. A line with pieces left over settles the length (and
+/// is a 駒余り verdict) only if the search was not cut short.
+///
+/// The search is an OR over best-play moves of both sides, so once a line is in hand an
+/// alternative that cannot end without pieces is skipped: a (position, value) pair from
+/// which every best-play line was tried (values fall along a line, so no pair recurs on
+/// its own path), or one where the attacker holds more pieces than it has moves left.
 #[derive(Clone, Debug)]
 pub struct TieBreak {
     tries: u32,
     cut_short: bool,
+    /// (full key, value) pairs whose every best-play line ends with pieces left over.
+    dead_ends: HashSet<(u64, i32)>,
 }
 
 impl TieBreak {
@@ -44,11 +53,19 @@ impl TieBreak {
         TieBreak::with_tries(Self::TRIES)
     }
 
+    /// A search that tries every alternative: what a solve needs for an exact length
+    /// (each (position, value) pair is searched once, and the limits stop it like any
+    /// search).
+    pub fn exhaustive() -> TieBreak {
+        TieBreak::with_tries(u32::MAX)
+    }
+
     /// A search allowed `tries` alternative sub-lines (tests use few).
     pub fn with_tries(tries: u32) -> TieBreak {
         TieBreak {
             tries,
             cut_short: false,
+            dead_ends: HashSet::new(),
         }
     }
 
@@ -56,6 +73,13 @@ impl TieBreak {
     /// then proves nothing about 駒余り.
     pub fn cut_short(&self) -> bool {
         self.cut_short
+    }
+
+    /// Whether `line` from `pos` has a settled length: it ends with no `attacker` pieces in
+    /// hand, or the search that chose it tried every alternative (so best play must leave
+    /// pieces over, and the length is the value + 2).
+    pub fn settles(&self, pos: &mut Position, line: &[Move], attacker: Color) -> bool {
+        !self.cut_short || hand_after_line(pos, line, attacker).is_empty()
     }
 
     /// Takes one try; `false` (and remembered) when none is left.
@@ -66,6 +90,21 @@ impl TieBreak {
         }
         self.tries -= 1;
         true
+    }
+
+    /// Whether every best-play line of value `v` after `m` from `pos` is known to end with
+    /// `attacker` pieces left over: tried in full before, or holding more pieces than the
+    /// attacker has moves left to drop them (a line without pieces left over is exactly
+    /// `v` plies long, and each attacker move empties the hand by one piece at most).
+    fn is_dead_end(&self, pos: &Position, m: Move, v: i32, attacker: Color) -> bool {
+        let mover = pos.side_to_move();
+        let (hand, attacker_moves) = if mover == attacker {
+            (pos.hand_after(m), v / 2)
+        } else {
+            (pos.hand(attacker), (v + 1) / 2)
+        };
+        i64::from(hand.total()) > i64::from(attacker_moves)
+            || self.dead_ends.contains(&(pos.full_key_after(m), v))
     }
 }
 
@@ -265,15 +304,27 @@ impl Run<'_> {
             // `v` is `v` or `v + 2` plies long), and a mate is at least 1 ply.
             recorder.lower_bound(Plies::of_value(value.max(1)), before + nodes);
         };
+        let mut tie_break = TieBreak::exhaustive();
         let line = tsume_value_reporting(&mut ev, &mut root, upper.value(), &mut on_lower_bound)
-            .and_then(|value| best_play_line(&mut ev, &mut root, value, &mut TieBreak::new()));
+            .and_then(|value| {
+                best_play_line(&mut ev, &mut root, value, &mut tie_break).map(|l| (value, l))
+            });
         let nodes = |ev: &Evaluator| shortening_nodes + ev.nodes;
-        let line = match line {
-            Ok(line) => line,
+        let (value, line) = match line {
+            Ok(found) => found,
             Err(stop) => return Found::ended(Outcome::Unknown(stop), nodes(&ev)),
         };
-        // Best play is proven: its length is the tsume length.
         let length = Plies::of_line(&line);
+        if !tie_break.settles(&mut root, &line, self.attacker) {
+            // The value is proven, but a best-play line 2 plies shorter that ends without
+            // pieces left over may exist: the length is the value or this line's.
+            self.recorder
+                .lower_bound(Plies::of_value(value), before + ev.nodes);
+            self.recorder
+                .mate(length, Some(line), Rules::Tsume, before + ev.nodes);
+            return Found::ended(Outcome::Unknown(Unsettled::CutShort), nodes(&ev));
+        }
+        // Best play is proven: its length is the tsume length.
         self.recorder.lower_bound(length, before + ev.nodes);
         self.recorder
             .mate(length, Some(line.clone()), Rules::Tsume, before + ev.nodes);
@@ -387,6 +438,9 @@ fn attacker_line(
     // depend on the tables.)
     let mut first: Option<Vec<Move>> = None;
     for m in ev.checks_likeliest_first(pos, v - 1) {
+        if first.is_some() && tie_break.is_dead_end(pos, m, v - 1, ev.attacker) {
+            continue;
+        }
         pos.do_move(m);
         let ok = ev.mate_and(pos, v - 1);
         pos.undo_move();
@@ -427,6 +481,9 @@ fn defender_line(
     order.sort_by_key(|&(l, d)| (l.is_some(), std::cmp::Reverse(l), d.raw()));
     let mut first: Option<Vec<Move>> = None;
     for &(_, d) in &order {
+        if first.is_some() && tie_break.is_dead_end(pos, d, v - 1, ev.attacker) {
+            continue;
+        }
         if !is_longest_defence(ev, pos, d, v)? {
             continue;
         }
@@ -464,9 +521,14 @@ fn line_after(
         line.extend(rest);
         !hand_after_line(pos, &line[1..], ev.attacker).is_empty()
     });
+    let key = pos.full_key();
     pos.undo_move();
     if !leftover? {
         return Ok(Some(line));
+    }
+    if !tie_break.cut_short {
+        // Every best-play line from here was tried.
+        tie_break.dead_ends.insert((key, v));
     }
     first.get_or_insert(line);
     Ok(None)
@@ -617,7 +679,11 @@ fn defence_value(
     let mut r = -1;
     while r < most {
         if ev.mate_or(pos, r)? {
-            let line = best_play_line(ev, pos, r, &mut TieBreak::new())?;
+            let mut tie_break = TieBreak::new();
+            let line = best_play_line(ev, pos, r, &mut tie_break)?;
+            if !tie_break.settles(pos, &line, ev.attacker) {
+                return Err(Unsettled::CutShort);
+            }
             return Ok(Some(Plies::of_line(&line).plus(1)));
         }
         r += 2;

@@ -255,7 +255,14 @@ fn line_to_check(
                 {
                     Ok(line.len())
                 } else {
-                    best_play_line(ev, root, value, &mut TieBreak::new()).map(|best| best.len())
+                    let mut tie_break = TieBreak::new();
+                    best_play_line(ev, root, value, &mut tie_break).and_then(|best| {
+                        if tie_break.settles(root, &best, attacker) {
+                            Ok(best.len())
+                        } else {
+                            Err(Unsettled::CutShort)
+                        }
+                    })
                 };
                 match best {
                     Ok(best) => {
