@@ -698,7 +698,7 @@ fn text_answer(
         line_rules,
         stopped,
         length,
-        ..
+        lower_bound,
     } = answer
     {
         if let Some(moves) = moves {
@@ -723,6 +723,19 @@ fn text_answer(
                              best-play line 2 plies shorter without may exist"
                                 .to_string()
                         }
+                        (Rules::Tsume, _, moves) if lower_bound < length => format!(
+                            "the tsume length is at most {length} ({} if best play must end with \
+                             pieces left over); {}",
+                            length.plus(2),
+                            match moves {
+                                Some(moves) => format!(
+                                    "the line is a tsume mate read from the searches ({} plies; \
+                                     the defender's moves not necessarily the longest)",
+                                    moves.len()
+                                ),
+                                None => "no line could be read".to_string(),
+                            }
+                        ),
                         (Rules::Tsume, _, _) => {
                             "best play is proven; the other mating last moves are not known"
                                 .to_string()

@@ -312,6 +312,55 @@ fn a_hand_too_big_to_empty_settles_the_tie_break() {
     assert_eq!(moves.len(), 1);
 }
 
+/// The line reaches its final length before the proof ends: in 将棋図巧 No. 16 (23 plies,
+/// KomoringHeights' length too) the lower-bound game stalls on its last disproof, the
+/// tsume question at its shortest mate goes first, and its line (a tsume mating line) is
+/// told while every mate below 23 is still to be ruled out.
+#[test]
+fn the_tsume_line_comes_before_the_proof_of_its_length() {
+    use std::sync::{Arc, Mutex};
+    let data = common::read_data("zuko.txt");
+    let record = data
+        .lines()
+        .find(|l| l.contains("# zuko016 "))
+        .expect("No. 16 in tests/data/zuko.txt");
+    let sfen: Vec<&str> = record.split_whitespace().take(4).collect();
+    let pos = Position::from_sfen(&sfen.join(" ")).unwrap();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let limits = Limits {
+        on_event: Some(Arc::new(move |e: &dfpn::SolveEvent| {
+            seen.lock().unwrap().push(match e {
+                dfpn::SolveEvent::Mate(i) => (i.length, Some((i.rules, i.line.clone()))),
+                dfpn::SolveEvent::LowerBound { lower_bound, .. } => (*lower_bound, None),
+            })
+        })),
+        ..limits()
+    };
+    let report = Solver::new(64).solve(&pos, &limits, Rules::Tsume);
+    let Outcome::Mate { moves } = &report.outcome else {
+        panic!("{:?}", report.outcome)
+    };
+    assert_eq!(moves.len(), 23);
+    let events = events.lock().unwrap();
+    let early = events
+        .iter()
+        .position(|(length, mate)| {
+            matches!(mate, Some((Rules::Tsume, _))) && *length == Plies::new(23)
+        })
+        .expect("a tsume line of 23 plies told");
+    let proven = events
+        .iter()
+        .position(|(length, mate)| mate.is_none() && *length == Plies::new(23))
+        .expect("the lower bound 23 told");
+    assert!(early < proven, "{events:?}");
+    let Some((_, Some(line))) = &events[early].1 else {
+        panic!("no line read: {events:?}")
+    };
+    assert!(line.len() <= 23);
+    assert_tsume_line(&pos, line, "the early line");
+}
+
 /// 将棋図巧 No. 91: the book's 27 takes the interposition `P*2g` after `B*1h` as useless,
 /// but after `P*2g 1h2g 8a9a` the attacker has no mate without the captured pawn and a mate
 /// with it (cshogi's answers, `tests/data/zuko091_interposition.txt`): by the rules doc's

@@ -45,10 +45,12 @@ pub const MAX_LENGTH: Plies = Plies::UNLIMITED;
 /// A mate shorter than any found before it in the same solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Improvement {
-    /// The attacker mates within this many plies against every defence (under `rules`).
+    /// The attacker mates within this many plies against every defence (under `rules`;
+    /// before the tsume length is proven, a tsume bound counts a line that ends with pieces
+    /// left over 2 plies shorter, so the proven length can come out 2 plies longer).
     pub length: Plies,
-    /// A mating line of at most `length` plies (every attacker move checks, it ends in
-    /// mate), when it could be read; not necessarily best play until the solve ends.
+    /// A mating line within `length` (every attacker move checks, it ends in mate), when
+    /// it could be read; not necessarily best play until the solve ends.
     pub line: Option<Vec<Move>>,
     /// The convention of `length` and `line`.
     pub rules: Rules,
@@ -61,7 +63,8 @@ pub struct Improvement {
 /// What a running solve has just learnt.
 #[derive(Clone, Debug)]
 pub enum SolveEvent<'a> {
-    /// A mate shorter than any before (the last of these is the answer so far).
+    /// A mate shorter than any before (the last of these is the answer so far), or the
+    /// proven answer if it differs from the last (see [`Improvement::length`]).
     Mate(&'a Improvement),
     /// Every mate shorter than this many plies is now proven impossible.
     LowerBound {
@@ -159,6 +162,26 @@ impl Recorder {
         if self.improvements.last().is_some_and(|i| i.length <= length) {
             return;
         }
+        self.push(length, line, rules, nodes);
+    }
+
+    /// The proven answer: kept unless the last mate has its length. It is 2 plies longer
+    /// than the last when best play must end with pieces left over and a tsume bound
+    /// (a value) was told before.
+    pub(crate) fn settled(
+        &mut self,
+        length: Plies,
+        line: Option<Vec<Move>>,
+        rules: Rules,
+        nodes: u64,
+    ) {
+        if self.improvements.last().is_some_and(|i| i.length == length) {
+            return;
+        }
+        self.push(length, line, rules, nodes);
+    }
+
+    fn push(&mut self, length: Plies, line: Option<Vec<Move>>, rules: Rules, nodes: u64) {
         let improvement = Improvement {
             length,
             line,

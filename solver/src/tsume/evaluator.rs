@@ -248,24 +248,33 @@ impl<'t> Evaluator<'t> {
         Ok(kind == Kind::Proven)
     }
 
+    /// The (plain) lower-bound game's answer to "mate within `within` plies?" from `pos`,
+    /// given up after `cap` nodes if one is given (`Kind::Unknown` then): with
+    /// `Kind::Proven`, the length of the mate found (not necessarily the shortest).
+    pub fn lower_bound_mate(
+        &mut self,
+        pos: &Position,
+        within: i32,
+        cap: Option<u64>,
+    ) -> Eval<(Kind, i32)> {
+        if within < 1 {
+            return Ok((Kind::Disproven, 0));
+        }
+        let (kind, len) = self.dfpn_capped(pos, Plies::of_value(within), Defences::Tsume, cap)?;
+        Ok((kind, len.value()))
+    }
+
     /// The shortest mate of the (plain) lower-bound game from `pos` if it is within
     /// `within` plies (found by shortening a first proof until "within L − 2" is
     /// disproven).
     pub fn lower_bound_length(&mut self, pos: &Position, within: i32) -> Eval<Option<i32>> {
-        if within < 1 {
-            return Ok(None);
+        let mut shortest = None;
+        let mut within = within;
+        while let (Kind::Proven, length) = self.lower_bound_mate(pos, within, None)? {
+            shortest = Some(length);
+            within = length - 2;
         }
-        let mut length = match self.dfpn(pos, Plies::of_value(within), Defences::Tsume)? {
-            (Kind::Proven, len) => len.value(),
-            _ => return Ok(None),
-        };
-        while length >= 3 {
-            match self.dfpn(pos, Plies::of_value(length - 2), Defences::Tsume)? {
-                (Kind::Proven, len) => length = len.value(),
-                _ => break,
-            }
-        }
-        Ok(Some(length))
+        Ok(shortest)
     }
 
     /// The quick answer of the bounding games, if they settle it. The lower-bound games go

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::color::Color;
-use crate::dfpn::table::{Table, TableAllocError};
+use crate::dfpn::table::{Kind, Table, TableAllocError};
 use crate::dfpn::{
     self, Limits, Outcome, Progress, ProgressCallback, Recorder, SolveReport, Unsettled,
 };
@@ -299,13 +299,21 @@ impl Run<'_> {
         let mut root = self.pos.clone();
         root.clear_history();
         let recorder = &mut self.recorder;
-        let mut on_lower_bound = |value: i32, nodes: u64| {
-            // A value of at least `value` is a length of at least `value` (a line of value
-            // `v` is `v` or `v + 2` plies long), and a mate is at least 1 ply.
-            recorder.lower_bound(Plies::of_value(value.max(1)), before + nodes);
+        let mut on_bound = |ev: &mut Evaluator, pos: &mut Position, bound: ValueBound| {
+            let nodes = before + ev.nodes;
+            match bound {
+                // A value of at least `v` is a length of at least `v` (a line of value `v`
+                // is `v` or `v + 2` plies long), and a mate is at least 1 ply.
+                ValueBound::AtLeast(v) => recorder.lower_bound(Plies::of_value(v.max(1)), nodes),
+                // A length of at most `v`, or `v + 2` if best play must leave pieces over.
+                ValueBound::AtMost(v) => {
+                    let line = mating_line(ev, pos, v).ok();
+                    recorder.mate(Plies::of_value(v), line, Rules::Tsume, before + ev.nodes);
+                }
+            }
         };
         let mut tie_break = TieBreak::exhaustive();
-        let line = tsume_value_reporting(&mut ev, &mut root, upper.value(), &mut on_lower_bound)
+        let line = tsume_value_reporting(&mut ev, &mut root, upper.value(), &mut on_bound)
             .and_then(|value| {
                 best_play_line(&mut ev, &mut root, value, &mut tie_break).map(|l| (value, l))
             });
@@ -327,7 +335,7 @@ impl Run<'_> {
         // Best play is proven: its length is the tsume length.
         self.recorder.lower_bound(length, before + ev.nodes);
         self.recorder
-            .mate(length, Some(line.clone()), Rules::Tsume, before + ev.nodes);
+            .settled(length, Some(line.clone()), Rules::Tsume, before + ev.nodes);
         match final_alternatives(&mut ev, &mut root, &line) {
             Ok(alternatives) => Found {
                 outcome: Outcome::Mate { moves: line },
@@ -339,6 +347,21 @@ impl Run<'_> {
     }
 }
 
+/// A bound of the tsume value proven on the way (see [`tsume_value`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueBound {
+    /// No tsume mate of a lower value.
+    AtLeast(i32),
+    /// Tsume mate within this value.
+    AtMost(i32),
+}
+
+/// A lower-bound proof that takes more than the evaluator's nodes so far divided by this
+/// (and more than [`STALL_MIN_NODES`]) has stalled: the tsume question is asked at the
+/// lower-bound game's shortest mate so far before it goes on.
+const STALL_DIVISOR: u64 = 2;
+const STALL_MIN_NODES: u64 = 1_000_000;
+
 /// The tsume value of the attacker-to-move `pos`, known to be mate within `upper` plies
 /// (its raw length): its length under best play, a line that ends with pieces left over
 /// counted 2 plies shorter (the two-ply rule, see [`Evaluator::mate_or`]; a best-play line
@@ -347,23 +370,21 @@ impl Run<'_> {
 /// where no line ends with pieces left over), so it is the least `r` from there up with
 /// tsume mate within `r`, or `upper`.
 pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result<i32, Unsettled> {
-    tsume_value_reporting(ev, pos, upper, &mut |_, _| {})
+    tsume_value_reporting(ev, pos, upper, &mut |_, _, _| {})
 }
 
-/// [`tsume_value`], telling `on_lower_bound` each lower bound of the value as it is proven
-/// (with the evaluator's nodes so far). With the defender to move (in check) it is the
-/// value of the defender's node, settled by [`Evaluator::mate_and`] in the same way.
-fn tsume_value_reporting(
+/// [`tsume_value`], telling `on_bound` each bound of the value as it is proven (the
+/// evaluator and `pos` are lent to it, say to read a line). With the defender to move (in
+/// check) it is the value of the defender's node, settled by [`Evaluator::mate_and`] in the
+/// same way.
+pub fn tsume_value_reporting(
     ev: &mut Evaluator,
     pos: &mut Position,
     upper: i32,
-    on_lower_bound: &mut dyn FnMut(i32, u64),
+    on_bound: &mut dyn FnMut(&mut Evaluator, &mut Position, ValueBound),
 ) -> Result<i32, Unsettled> {
-    let least = match ev.lower_bound_length(pos, upper - 2)? {
-        Some(p) => p - 2,
-        None => upper - 2,
-    };
-    on_lower_bound(least, ev.nodes);
+    let (least, upper) = lower_bound_game(ev, pos, upper, on_bound)?;
+    on_bound(ev, pos, ValueBound::AtLeast(least));
     let attacker_to_move = pos.side_to_move() == ev.attacker;
     // The least values: a mate in 1 keeping a piece (−1); a defender's node mated but for
     // useless interpositions, with pieces left over (−2).
@@ -377,10 +398,115 @@ fn tsume_value_reporting(
         if mate {
             return Ok(r);
         }
-        on_lower_bound(r + 2, ev.nodes);
+        on_bound(ev, pos, ValueBound::AtLeast(r + 2));
         r += 2;
     }
     Ok(upper)
+}
+
+/// The bounds `(least, upper)` of the value of `pos` (tsume mate within `upper`) from the
+/// lower-bound game: its shortest mate `P` gives `least = P − 2`, found by shortening a
+/// first proof until "within L − 2" is disproven.
+///
+/// That last disproof is most of the game's cost, and the tsume length is most often `L`
+/// itself: so when a shortening stalls (see [`STALL_DIVISOR`]) with the attacker to move,
+/// the tsume question at `L` goes first. Yes is a new `upper`, told at once (a line of the
+/// final length long before the proof ends), and a question the value search asks anyway
+/// unless `L` is above the value. No is a value of at least `L + 2`, more than the game can
+/// prove from there: it stops.
+fn lower_bound_game(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    mut upper: i32,
+    on_bound: &mut dyn FnMut(&mut Evaluator, &mut Position, ValueBound),
+) -> Result<(i32, i32), Unsettled> {
+    let (Kind::Proven, mut shortest) = ev.lower_bound_mate(pos, upper - 2, None)? else {
+        return Ok((upper - 2, upper));
+    };
+    let attacker_to_move = pos.side_to_move() == ev.attacker;
+    let mut asked_at = None;
+    loop {
+        let ask = attacker_to_move && shortest < upper && asked_at != Some(shortest);
+        let cap = ask.then(|| (ev.nodes / STALL_DIVISOR).max(STALL_MIN_NODES));
+        match ev.lower_bound_mate(pos, shortest - 2, cap)? {
+            (Kind::Proven, length) => shortest = length,
+            (Kind::Disproven, _) => return Ok((shortest - 2, upper)),
+            (Kind::Unknown, _) => {
+                asked_at = Some(shortest);
+                if !ev.mate_or(pos, shortest)? {
+                    return Ok((shortest + 2, upper));
+                }
+                upper = shortest;
+                on_bound(ev, pos, ValueBound::AtMost(upper));
+            }
+        }
+    }
+}
+
+/// A tsume mating line from the attacker-to-move `pos`, known to be tsume mate within the
+/// value `v`: each attacker move keeps the mate within what is left, each defender move is
+/// a counted defence (the one the raw table thinks longest first; not necessarily the
+/// longest, so the line may be shorter than `v`).
+pub fn mating_line(ev: &mut Evaluator, pos: &mut Position, v: i32) -> Result<Vec<Move>, Unsettled> {
+    let mut line = Vec::new();
+    let result = extend_mating_line(ev, pos, v, &mut line);
+    for _ in &line {
+        pos.undo_move();
+    }
+    result.map(|()| line)
+}
+
+/// [`mating_line`], its moves played on `pos` and pushed on `line` as it goes.
+fn extend_mating_line(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    mut v: i32,
+    line: &mut Vec<Move>,
+) -> Result<(), Unsettled> {
+    loop {
+        let mut check = None;
+        for m in ev.checks_likeliest_first(pos, v - 1) {
+            pos.do_move(m);
+            let mates = ev.mate_and(pos, v - 1);
+            pos.undo_move();
+            if mates? {
+                check = Some(m);
+                break;
+            }
+        }
+        // None only if the searches contradict each other (a key collision).
+        let m = check.ok_or(Unsettled::Inconsistent)?;
+        pos.do_move(m);
+        line.push(m);
+        v -= 1;
+        let mut defence = None;
+        for d in defences_longest_first(ev, pos) {
+            if !ev.is_useless_interposition(pos, d, v)? {
+                defence = Some(d);
+                break;
+            }
+        }
+        let Some(d) = defence else {
+            // Mated, but for useless interpositions.
+            return Ok(());
+        };
+        pos.do_move(d);
+        line.push(d);
+        v -= 1;
+    }
+}
+
+/// The evasions of the defender-to-move `pos`, those the raw table thinks longest first
+/// (those not known to be mate first of all, as if longest).
+fn defences_longest_first(ev: &Evaluator, pos: &Position) -> Vec<Move> {
+    let mut evasions = MoveList::new();
+    movegen::generate_evasions(pos, &mut evasions);
+    let mut order: Vec<(Option<Plies>, Move)> = evasions
+        .iter()
+        .map(|&d| (ev.raw_hint_after(pos, d), d))
+        .collect();
+    order.sort_by_key(|&(l, d)| (l.is_some(), std::cmp::Reverse(l), d.raw()));
+    order.into_iter().map(|(_, d)| d).collect()
 }
 
 /// Whether the defence `d` of the defender-to-move `pos` (of value `v`) is counted and
@@ -466,21 +592,14 @@ fn defender_line(
     v: i32,
     tie_break: &mut TieBreak,
 ) -> Result<Vec<Move>, Unsettled> {
-    let mut evasions = MoveList::new();
-    movegen::generate_evasions(pos, &mut evasions);
-    if evasions.is_empty() || v < 0 {
-        return Ok(Vec::new());
-    }
     // The defences the raw table thinks longest first: the first that is a longest
     // counted defence and leaves no pieces in hand ends the search.
-    // (Those not known to be mate first, as if longest.)
-    let mut order: Vec<(Option<Plies>, Move)> = evasions
-        .iter()
-        .map(|&d| (ev.raw_hint_after(pos, d), d))
-        .collect();
-    order.sort_by_key(|&(l, d)| (l.is_some(), std::cmp::Reverse(l), d.raw()));
+    let order = defences_longest_first(ev, pos);
+    if order.is_empty() || v < 0 {
+        return Ok(Vec::new());
+    }
     let mut first: Option<Vec<Move>> = None;
-    for &(_, d) in &order {
+    for d in order {
         if first.is_some() && tie_break.is_dead_end(pos, d, v - 1, ev.attacker) {
             continue;
         }
