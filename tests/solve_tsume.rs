@@ -361,6 +361,40 @@ fn the_tsume_line_comes_before_the_proof_of_its_length() {
     assert_tsume_line(&pos, line, "the early line");
 }
 
+/// 将棋図巧 No. 69 under the two-ply rule: KomoringHeights' 19-ply line
+/// (`tests/data/zuko_solutions.txt`, defence `5f7h+` at ply 2) ends with a silver left
+/// over, and the defence `5f7h` allows a 17-ply mate that ends with none. Both are worth
+/// 17, so best play is the 17 (rules doc, as in No. 59). Finding the 17 takes hundreds of
+/// tries among the equally valued lines: the tie-break gave up at 64 before and answered 19.
+#[test]
+fn zuko069_two_plies_longer_with_a_silver_left_loses() {
+    let solutions = common::read_data("zuko_solutions.txt");
+    let record = solutions
+        .lines()
+        .find(|l| l.contains("# zuko069 "))
+        .expect("No. 69 in tests/data/zuko_solutions.txt");
+    let fields: Vec<&str> = record.split('#').next().unwrap().split_whitespace().collect();
+    let pos = Position::from_sfen(&fields[..4].join(" ")).unwrap();
+    let kh: Vec<Move> = fields[6..]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    assert_eq!(kh.len(), 19);
+    assert_tsume_line(&pos, &kh, "KomoringHeights' line");
+    let attacker = pos.side_to_move();
+    let mut root = pos.clone();
+    assert!(!tsume::hand_after_line(&mut root, &kh, attacker).is_empty());
+    assert_eq!(tsume::line_value(&mut root, &kh, attacker), 17);
+
+    let report = tsume_solve(&pos, 32);
+    let Outcome::Mate { moves } = &report.outcome else {
+        panic!("{:?}", report.outcome)
+    };
+    assert_eq!(moves.len(), 17);
+    assert_tsume_line(&pos, moves, "No. 69");
+    assert!(tsume::hand_after_line(&mut root, moves, attacker).is_empty());
+}
+
 /// 将棋図巧 No. 91: the book's 27 takes the interposition `P*2g` after `B*1h` as useless,
 /// but after `P*2g 1h2g 8a9a` the attacker has no mate without the captured pawn and a mate
 /// with it (cshogi's answers, `tests/data/zuko091_interposition.txt`): by the rules doc's
