@@ -373,12 +373,14 @@ fn zuko069_two_plies_longer_with_a_silver_left_loses() {
         .lines()
         .find(|l| l.contains("# zuko069 "))
         .expect("No. 69 in tests/data/zuko_solutions.txt");
-    let fields: Vec<&str> = record.split('#').next().unwrap().split_whitespace().collect();
-    let pos = Position::from_sfen(&fields[..4].join(" ")).unwrap();
-    let kh: Vec<Move> = fields[6..]
-        .iter()
-        .map(|m| m.parse().unwrap())
+    let fields: Vec<&str> = record
+        .split('#')
+        .next()
+        .unwrap()
+        .split_whitespace()
         .collect();
+    let pos = Position::from_sfen(&fields[..4].join(" ")).unwrap();
+    let kh: Vec<Move> = fields[6..].iter().map(|m| m.parse().unwrap()).collect();
     assert_eq!(kh.len(), 19);
     assert_tsume_line(&pos, &kh, "KomoringHeights' line");
     let attacker = pos.side_to_move();

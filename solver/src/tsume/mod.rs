@@ -329,7 +329,7 @@ impl Run<'_> {
             self.recorder
                 .lower_bound(Plies::of_value(value), before + ev.nodes);
             self.recorder
-                .mate(length, Some(line), Rules::Tsume, before + ev.nodes);
+                .settled(length, Some(line), Rules::Tsume, before + ev.nodes);
             return Found::ended(Outcome::Unknown(Unsettled::CutShort), nodes(&ev));
         }
         // Best play is proven: its length is the tsume length.
