@@ -173,12 +173,8 @@ fn full_mate_sets_raw() {
 /// came back marked as excused interpositions in the raw game and "proved" a mate in 37.
 #[test]
 fn chained_drops_keep_the_raw_length() {
-    let text = common::read_data("zuko.txt");
-    let line = text
-        .lines()
-        .find(|l| l.contains("# zuko025 "))
-        .expect("zuko025 in zuko.txt");
-    let (sfen, expected) = labelled(line).expect("a labelled line");
+    let line = common::tagged_line("zuko.txt", "zuko025");
+    let (sfen, expected) = labelled(&line).expect("a labelled line");
     assert_eq!(expected, Expected::Mate(39));
     run_lines(vec![(sfen, expected)], 64);
 }

@@ -319,11 +319,7 @@ fn a_hand_too_big_to_empty_settles_the_tie_break() {
 #[test]
 fn the_tsume_line_comes_before_the_proof_of_its_length() {
     use std::sync::{Arc, Mutex};
-    let data = common::read_data("zuko.txt");
-    let record = data
-        .lines()
-        .find(|l| l.contains("# zuko016 "))
-        .expect("No. 16 in tests/data/zuko.txt");
+    let record = common::tagged_line("zuko.txt", "zuko016");
     let sfen: Vec<&str> = record.split_whitespace().take(4).collect();
     let pos = Position::from_sfen(&sfen.join(" ")).unwrap();
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -368,11 +364,7 @@ fn the_tsume_line_comes_before_the_proof_of_its_length() {
 /// tries among the equally valued lines: the tie-break gave up at 64 before and answered 19.
 #[test]
 fn zuko069_two_plies_longer_with_a_silver_left_loses() {
-    let solutions = common::read_data("zuko_solutions.txt");
-    let record = solutions
-        .lines()
-        .find(|l| l.contains("# zuko069 "))
-        .expect("No. 69 in tests/data/zuko_solutions.txt");
+    let record = common::tagged_line("zuko_solutions.txt", "zuko069");
     let fields: Vec<&str> = record
         .split('#')
         .next()

@@ -17,6 +17,15 @@ pub fn read_data(name: &str) -> String {
         .unwrap_or_else(|e| panic!("reading tests/data/{name}: {e}"))
 }
 
+/// The line of `tests/data/<name>` whose comment starts with `tag` (`# zuko025 …`).
+pub fn tagged_line(name: &str, tag: &str) -> String {
+    read_data(name)
+        .lines()
+        .find(|l| l.contains(&format!("# {tag} ")))
+        .unwrap_or_else(|| panic!("no `# {tag}` in tests/data/{name}"))
+        .to_string()
+}
+
 /// Path of a file under `benches/data/` (only for ignored, full-size tests).
 pub fn shared_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -347,15 +347,21 @@ impl<'t> Evaluator<'t> {
     /// The checks the bounding games' tables already know to mate go first: every other
     /// check tried before the mating one costs a disproof.
     fn expand_or(&mut self, pos: &mut Position, r: i32, _hard: bool) -> Eval<bool> {
+        Ok(self.mating_check(pos, r)?.is_some())
+    }
+
+    /// The first check of the attacker-to-move `pos` (likeliest first) after which the
+    /// defender is tsume-mated within `r − 1` plies, if any.
+    pub fn mating_check(&mut self, pos: &mut Position, r: i32) -> Eval<Option<Move>> {
         for m in self.checks_likeliest_first(pos, r - 1) {
             pos.do_move(m);
             let ok = self.mate_and(pos, r - 1);
             pos.undo_move();
             if ok? {
-                return Ok(true);
+                return Ok(Some(m));
             }
         }
-        Ok(false)
+        Ok(None)
     }
 
     /// The checks of the attacker-to-move `pos`, those the tables know to mate within `r`

@@ -300,11 +300,12 @@ impl Run<'_> {
         root.clear_history();
         let recorder = &mut self.recorder;
         let mut on_bound = |ev: &mut Evaluator, pos: &mut Position, bound: ValueBound| {
-            let nodes = before + ev.nodes;
             match bound {
                 // A value of at least `v` is a length of at least `v` (a line of value `v`
                 // is `v` or `v + 2` plies long), and a mate is at least 1 ply.
-                ValueBound::AtLeast(v) => recorder.lower_bound(Plies::of_value(v.max(1)), nodes),
+                ValueBound::AtLeast(v) => {
+                    recorder.lower_bound(Plies::of_value(v.max(1)), before + ev.nodes)
+                }
                 // A length of at most `v`, or `v + 2` if best play must leave pieces over.
                 ValueBound::AtMost(v) => {
                     let line = mating_line(ev, pos, v).ok();
@@ -349,7 +350,7 @@ impl Run<'_> {
 
 /// A bound of the tsume value proven on the way (see [`tsume_value`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ValueBound {
+enum ValueBound {
     /// No tsume mate of a lower value.
     AtLeast(i32),
     /// Tsume mate within this value.
@@ -377,7 +378,7 @@ pub fn tsume_value(ev: &mut Evaluator, pos: &mut Position, upper: i32) -> Result
 /// evaluator and `pos` are lent to it, say to read a line). With the defender to move (in
 /// check) it is the value of the defender's node, settled by [`Evaluator::mate_and`] in the
 /// same way.
-pub fn tsume_value_reporting(
+fn tsume_value_reporting(
     ev: &mut Evaluator,
     pos: &mut Position,
     upper: i32,
@@ -447,7 +448,7 @@ fn lower_bound_game(
 /// value `v`: each attacker move keeps the mate within what is left, each defender move is
 /// a counted defence (the one the raw table thinks longest first; not necessarily the
 /// longest, so the line may be shorter than `v`).
-pub fn mating_line(ev: &mut Evaluator, pos: &mut Position, v: i32) -> Result<Vec<Move>, Unsettled> {
+fn mating_line(ev: &mut Evaluator, pos: &mut Position, v: i32) -> Result<Vec<Move>, Unsettled> {
     let mut line = Vec::new();
     let result = extend_mating_line(ev, pos, v, &mut line);
     for _ in &line {
@@ -464,18 +465,8 @@ fn extend_mating_line(
     line: &mut Vec<Move>,
 ) -> Result<(), Unsettled> {
     loop {
-        let mut check = None;
-        for m in ev.checks_likeliest_first(pos, v - 1) {
-            pos.do_move(m);
-            let mates = ev.mate_and(pos, v - 1);
-            pos.undo_move();
-            if mates? {
-                check = Some(m);
-                break;
-            }
-        }
         // None only if the searches contradict each other (a key collision).
-        let m = check.ok_or(Unsettled::Inconsistent)?;
+        let m = ev.mating_check(pos, v)?.ok_or(Unsettled::Inconsistent)?;
         pos.do_move(m);
         line.push(m);
         v -= 1;
@@ -594,8 +585,11 @@ fn defender_line(
 ) -> Result<Vec<Move>, Unsettled> {
     // The defences the raw table thinks longest first: the first that is a longest
     // counted defence and leaves no pieces in hand ends the search.
+    if v < 0 {
+        return Ok(Vec::new());
+    }
     let order = defences_longest_first(ev, pos);
-    if order.is_empty() || v < 0 {
+    if order.is_empty() {
         return Ok(Vec::new());
     }
     let mut first: Option<Vec<Move>> = None;
@@ -651,6 +645,23 @@ fn line_after(
     }
     first.get_or_insert(line);
     Ok(None)
+}
+
+/// The length of a best-play line of value `v` from `pos` (see [`best_play_line`]), or
+/// [`Unsettled::CutShort`] when the tie-break gave up with a line that ends with pieces left
+/// over (the length is then `v` or `v + 2`).
+pub fn best_play_length(
+    ev: &mut Evaluator,
+    pos: &mut Position,
+    v: i32,
+) -> Result<Plies, Unsettled> {
+    let mut tie_break = TieBreak::new();
+    let line = best_play_line(ev, pos, v, &mut tie_break)?;
+    if tie_break.settles(pos, &line, ev.attacker) {
+        Ok(Plies::of_line(&line))
+    } else {
+        Err(Unsettled::CutShort)
+    }
 }
 
 /// The value of `line` from `pos` under the two-ply rule (see [`tsume_value`]): its
@@ -798,12 +809,7 @@ fn defence_value(
     let mut r = -1;
     while r < most {
         if ev.mate_or(pos, r)? {
-            let mut tie_break = TieBreak::new();
-            let line = best_play_line(ev, pos, r, &mut tie_break)?;
-            if !tie_break.settles(pos, &line, ev.attacker) {
-                return Err(Unsettled::CutShort);
-            }
-            return Ok(Some(Plies::of_line(&line).plus(1)));
+            return Ok(Some(best_play_length(ev, pos, r)?.plus(1)));
         }
         r += 2;
     }

@@ -6,8 +6,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use super::{
-    best_play_line, final_alternatives, hand_after_line, line_value, tsume_value, Evaluator,
-    Tables, TieBreak,
+    best_play_length, best_play_line, final_alternatives, hand_after_line, line_value, tsume_value,
+    Evaluator, Tables, TieBreak,
 };
 use crate::dfpn::table::Table;
 use crate::dfpn::{self, Limits, Unsettled};
@@ -255,14 +255,7 @@ fn line_to_check(
                 {
                     Ok(line.len())
                 } else {
-                    let mut tie_break = TieBreak::new();
-                    best_play_line(ev, root, value, &mut tie_break).and_then(|best| {
-                        if tie_break.settles(root, &best, attacker) {
-                            Ok(best.len())
-                        } else {
-                            Err(Unsettled::CutShort)
-                        }
-                    })
+                    best_play_length(ev, root, value).map(usize::from)
                 };
                 match best {
                     Ok(best) => {
