@@ -39,6 +39,7 @@ def main():
         os.environ.get('CARGO_TARGET_DIR', 'target'), 'release', 'tsume'))
     ap.add_argument('--time-limit', type=float, default=60)
     ap.add_argument('--hash', type=int, default=1024)
+    ap.add_argument('--threads', type=int, default=1, help='search threads per problem')
     ap.add_argument('--rules', default='raw', choices=['raw', 'tsume'])
     ap.add_argument('--limit', type=int, default=0, help='at most N problems per file')
     ap.add_argument('--step', type=int, default=1, help='take every K-th line')
@@ -61,7 +62,8 @@ def main():
         time_to_right = 0.0
         for sfen, label, comment in rows:
             cmd = [args.tsume, 'solve', sfen, '--json', '--hash', str(args.hash),
-                   '--time-limit', str(args.time_limit), '--rules', args.rules]
+                   '--time-limit', str(args.time_limit), '--rules', args.rules,
+                   '--threads', str(args.threads)]
             t0 = time.time()
             out = subprocess.run(cmd, capture_output=True, text=True)
             dt = time.time() - t0

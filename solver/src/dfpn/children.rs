@@ -74,8 +74,9 @@ impl Search<'_> {
     /// Fills `children` with the ordinary checks `moves` (`budget` plies left after each):
     /// each probed in the table, found on the path, or evaluated. It stops at a check the
     /// table proves. In unlimited searches every check is looked up before any is
-    /// evaluated (see [`looks_up_first`]); in bounded ones a non-promotion waits in
-    /// `chained` behind its promotion (see [`Search::release_non_promotions`]). `keys`
+    /// evaluated (see [`looks_up_first`]); where the node chains moves
+    /// ([`Search::chains`]), a non-promotion waits in `chained` behind its promotion (see
+    /// [`Search::release_non_promotions`]). `keys`
     /// receives the moves' child keys.
     pub(super) fn expand_checks(
         &mut self,
@@ -88,7 +89,7 @@ impl Search<'_> {
     ) {
         self.prefetch_child_keys(moves, keys);
         let lookup_first = looks_up_first(remaining);
-        let chains = remaining != UNLIMITED;
+        let chains = self.chains(remaining);
         let mut mate = false;
         for i in 0..moves.len() {
             let (m, key) = (moves[i], keys[i]);
@@ -141,8 +142,8 @@ impl Search<'_> {
 
     /// Makes the non-promotions waiting in `chained` children of an attacker node whose
     /// every other check is refuted. A piece's check without promotion nearly always shares
-    /// the fate of the same move with promotion, which comes first, so in bounded searches
-    /// the non-promotion is neither evaluated nor counted in the node's disproof number
+    /// the fate of the same move with promotion, which comes first, so where a node chains
+    /// moves ([`Search::chains`]) the non-promotion is neither evaluated nor counted in the node's disproof number
     /// until the node would otherwise be refuted. The node's value is unchanged: it is
     /// refuted only when every check, these included, is refuted; a non-promotion that
     /// mates where the promotion does not (打ち歩詰め, a guarded square left open) still
@@ -189,8 +190,8 @@ impl Search<'_> {
     /// Fills `children` with the evasions `moves` of a defender node with `remaining`
     /// plies: each probed, found on the path, or evaluated, interpositions of the tsume
     /// game marked (see [`Via`]). A refuting evasion, once found, is the only child left.
-    /// In bounded searches the second and later drops on a square wait in `chained` (see
-    /// [`Search::unchain`]). `keys` receives the moves' child keys (aligned with `children`
+    /// Where the node chains moves ([`Search::chains`]), the second and later drops on a
+    /// square wait in `chained` (see [`Search::unchain`]). `keys` receives the moves' child keys (aligned with `children`
     /// after it, for the evaluation of fresh evasions).
     pub(super) fn expand_evasions(
         &mut self,
@@ -200,9 +201,10 @@ impl Search<'_> {
         chained: &mut Vec<(Move, ChildKey)>,
         remaining: u16,
     ) {
-        // Chains only in bounded searches: in the unbounded first searches they cost
-        // 煙詰's first mate two thirds more nodes (RESULTS §22).
-        let chains = remaining != UNLIMITED;
+        // Chains in bounded searches; in unbounded first searches only on the threads that
+        // order those differently (they cost one thread alone 煙詰's first mate two thirds
+        // more nodes, RESULTS §22).
+        let chains = self.chains(remaining);
         let squares = self.interposition_squares();
         self.prefetch_child_keys(moves, keys);
         let lookup_first = looks_up_first(remaining);
@@ -250,8 +252,8 @@ impl Search<'_> {
     }
 
     /// Makes the next drop of a chain a child once every earlier drop on its square is
-    /// mated. Drops of different pieces on one square usually share their fate, so in
-    /// bounded searches only the first of them is a child at first (the head): the others
+    /// mated. Drops of different pieces on one square usually share their fate, so where a
+    /// node chains moves ([`Search::chains`]) only the first of them is a child at first (the head): the others
     /// are neither evaluated nor counted until it is mated. The node's value is unchanged:
     /// it is mated only when every drop has become a child and is mated, and a refuting
     /// head refutes it as before.

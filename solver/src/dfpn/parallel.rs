@@ -35,6 +35,18 @@
 //! disproof one thread made (see the table's doc for racing entries). The first thread to
 //! settle the root raises a flag that stops the others.
 //!
+//! # Threads that order the first search differently
+//!
+//! The unbounded first searches ("a mate at all?") have heavy tails that depend on the
+//! order of the children more than on anything else: chaining non-promotions and later
+//! drops (as the bounded searches do, see `children.rs`) costs some 将棋図巧 diagrams
+//! hundreds of times the nodes and saves others three quarters, with neither order better
+//! on the whole. So every other helper thread chains in unbounded searches too
+//! ([`Search::chains_unbounded`]): two threads then find a first mate about as soon as the
+//! better of the two orders would, and share it through the table (benches/RESULTS.md
+//! §26). Chaining changes only the order and the counting of the children, never a
+//! node's value, so the answer stays exact.
+//!
 //! A search starts alone and brings the other threads in only after [`WARM_UP_NODES`]
 //! nodes: most of the many small searches of the tsume evaluator and of `tsume verify` end
 //! before, and would spend more on starting threads than they save.
@@ -157,8 +169,8 @@ impl<'t> Search<'t> {
         let halt = Arc::new(AtomicBool::new(false));
         let (r, helpers) = std::thread::scope(|scope| {
             let mut handles = Vec::new();
-            for _ in 1..threads {
-                let mut helper = self.helper(&marks, &halt, left);
+            for index in 1..threads {
+                let mut helper = self.helper(&marks, &halt, left, index);
                 let halt = &halt;
                 let run = move || {
                     let result = helper.solve_current_alone(remaining);
@@ -257,9 +269,16 @@ impl<'t> Search<'t> {
             .map_or(0, |marks| marks.count(Marks::slot(parent, m)))
     }
 
-    /// A helper searching from this search's current position and path, with its own
-    /// node count and limit (`left`), and no progress reports.
-    fn helper(&self, marks: &Arc<Marks>, halt: &Arc<AtomicBool>, left: Option<u64>) -> Search<'t> {
+    /// Helper number `index` (from 1) searching from this search's current position and
+    /// path, with its own node count and limit (`left`), and no progress reports; the odd
+    /// ones chain moves in unbounded searches too (see the module doc).
+    fn helper(
+        &self,
+        marks: &Arc<Marks>,
+        halt: &Arc<AtomicBool>,
+        left: Option<u64>,
+        index: usize,
+    ) -> Search<'t> {
         let limits = Limits {
             node_limit: left,
             on_progress: None,
@@ -280,6 +299,7 @@ impl<'t> Search<'t> {
         helper.depth = self.depth;
         helper.marks = Some(marks.clone());
         helper.halt = Some(halt.clone());
+        helper.chains_unbounded = index % 2 == 1;
         helper
     }
 }
@@ -415,6 +435,39 @@ mod tests {
         // Alone, never.
         assert_eq!(picked(false, true, false, [(1, 1), (2, 1)]), 0);
         assert_eq!(picked(false, false, true, [(1, 3), (1, 4)]), 0);
+    }
+
+    /// 将棋図巧 No. 2 (benches/data/zuko.txt): the first mate of one thread alone, chaining
+    /// in the unbounded search or not: (kind, length, nodes).
+    fn first_mate_alone(chains_unbounded: bool) -> (Kind, u16, u64) {
+        let table = Table::new(16);
+        let pos = crate::Position::from_sfen(
+            "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1",
+        )
+        .expect("sfen");
+        let mut search = Search::new(&table, pos, Limits::default());
+        search.chains_unbounded = chains_unbounded;
+        let r = super::super::on_search_thread(|| search.solve_current(crate::Plies::UNLIMITED));
+        (r.kind(), r.len, search.nodes)
+    }
+
+    #[test]
+    fn every_other_helper_orders_the_first_search_with_chains() {
+        let table = Table::new(1);
+        let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
+            .expect("sfen");
+        let search = Search::new(&table, pos, Limits::default());
+        let (marks, halt) = (Arc::new(Marks::new()), Arc::new(AtomicBool::new(false)));
+        let chaining: Vec<bool> = (1..=4)
+            .map(|i| search.helper(&marks, &halt, None, i).chains(UNLIMITED))
+            .collect();
+        assert_eq!(chaining, [true, false, true, false]);
+        assert!(!search.chains(UNLIMITED));
+        assert!(search.chains(9) && search.helper(&marks, &halt, None, 2).chains(9));
+        // The switch reaches the search: another order (node-count anchors), the same
+        // mate (the diagram's first mates are both its 21-ply solution).
+        assert_eq!(first_mate_alone(false), (Kind::Proven, 21, 16_831));
+        assert_eq!(first_mate_alone(true), (Kind::Proven, 21, 10_765));
     }
 
     #[test]

@@ -57,6 +57,16 @@ pub(super) fn looks_up_first(remaining: u16) -> bool {
     remaining == UNLIMITED
 }
 
+impl Search<'_> {
+    /// Whether a node with `remaining` plies chains moves behind others (see
+    /// [`Scratch::chained`]): in bounded searches, and in unbounded ones on a thread that
+    /// [`Search::chains_unbounded`].
+    #[inline]
+    pub(super) fn chains(&self, remaining: u16) -> bool {
+        remaining != UNLIMITED || self.chains_unbounded
+    }
+}
+
 /// The budget of a child: one ply less, unless unlimited.
 #[inline]
 pub(super) fn below(remaining: u16) -> u16 {
@@ -154,6 +164,10 @@ pub struct Search<'t> {
     pub(super) marks: Option<Arc<Marks>>,
     /// Raised when another thread has settled the root.
     pub(super) halt: Option<Arc<AtomicBool>>,
+    /// Whether this thread chains moves (see [`Scratch::chained`]) in unbounded searches
+    /// too, not only in bounded ones: every other helper thread does, so that threads
+    /// searching one first mate order it differently (see `parallel.rs`).
+    pub(super) chains_unbounded: bool,
     /// Counters for measurement (feature `stats`).
     #[cfg(feature = "stats")]
     pub stats: super::stats::Stats,
@@ -167,7 +181,8 @@ pub(super) struct Scratch {
     keys: Vec<ChildKey>,
     /// Moves that wait for others to settle before they become children: at a defender
     /// node the later drops on a square (see [`Search::unchain`]), at an attacker node the
-    /// non-promotions (see [`Search::release_non_promotions`]); bounded searches only.
+    /// non-promotions (see [`Search::release_non_promotions`]); bounded searches only,
+    /// but see [`Search::chains_unbounded`].
     chained: Vec<(Move, ChildKey)>,
 }
 
@@ -228,6 +243,7 @@ impl<'t> Search<'t> {
             scratch: Vec::new(),
             marks: None,
             halt: None,
+            chains_unbounded: false,
             #[cfg(feature = "stats")]
             stats: Default::default(),
         }
