@@ -76,8 +76,7 @@ impl Search<'_> {
     /// table proves. In unlimited searches every check is looked up before any is
     /// evaluated (see [`looks_up_first`]); where the node chains moves
     /// ([`Search::chains`]), a non-promotion waits in `chained` behind its promotion (see
-    /// [`Search::release_non_promotions`]). `keys`
-    /// receives the moves' child keys.
+    /// [`Search::release_non_promotions`]). `keys` receives the moves' child keys.
     pub(super) fn expand_checks(
         &mut self,
         moves: &MoveList,
@@ -143,11 +142,11 @@ impl Search<'_> {
     /// Makes the non-promotions waiting in `chained` children of an attacker node whose
     /// every other check is refuted. A piece's check without promotion nearly always shares
     /// the fate of the same move with promotion, which comes first, so where a node chains
-    /// moves ([`Search::chains`]) the non-promotion is neither evaluated nor counted in the node's disproof number
-    /// until the node would otherwise be refuted. The node's value is unchanged: it is
-    /// refuted only when every check, these included, is refuted; a non-promotion that
-    /// mates where the promotion does not (打ち歩詰め, a guarded square left open) still
-    /// proves it, only later. `budget` is an ordinary check's.
+    /// moves ([`Search::chains`]) the non-promotion is neither evaluated nor counted in the
+    /// node's disproof number until the node would otherwise be refuted. The node's value
+    /// is unchanged: it is refuted only when every check, these included, is refuted; a
+    /// non-promotion that mates where the promotion does not (打ち歩詰め, a guarded square
+    /// left open) still proves it, only later. `budget` is an ordinary check's.
     pub(super) fn release_non_promotions(
         &mut self,
         children: &mut Vec<Child>,
@@ -191,8 +190,8 @@ impl Search<'_> {
     /// plies: each probed, found on the path, or evaluated, interpositions of the tsume
     /// game marked (see [`Via`]). A refuting evasion, once found, is the only child left.
     /// Where the node chains moves ([`Search::chains`]), the second and later drops on a
-    /// square wait in `chained` (see [`Search::unchain`]). `keys` receives the moves' child keys (aligned with `children`
-    /// after it, for the evaluation of fresh evasions).
+    /// square wait in `chained` (see [`Search::unchain`]). `keys` receives the moves' child
+    /// keys (aligned with `children` after it, for the evaluation of fresh evasions).
     pub(super) fn expand_evasions(
         &mut self,
         moves: &MoveList,
@@ -253,10 +252,10 @@ impl Search<'_> {
 
     /// Makes the next drop of a chain a child once every earlier drop on its square is
     /// mated. Drops of different pieces on one square usually share their fate, so where a
-    /// node chains moves ([`Search::chains`]) only the first of them is a child at first (the head): the others
-    /// are neither evaluated nor counted until it is mated. The node's value is unchanged:
-    /// it is mated only when every drop has become a child and is mated, and a refuting
-    /// head refutes it as before.
+    /// node chains moves ([`Search::chains`]) only the first of them is a child at first
+    /// (the head): the others are neither evaluated nor counted until it is mated. The
+    /// node's value is unchanged: it is mated only when every drop has become a child and
+    /// is mated, and a refuting head refutes it as before.
     pub(super) fn unchain(
         &mut self,
         children: &mut Vec<Child>,

@@ -44,7 +44,7 @@
 //! on the whole. So every other helper thread chains in unbounded searches too
 //! ([`Search::chains_unbounded`]): two threads then find a first mate about as soon as the
 //! better of the two orders would, and share it through the table (benches/RESULTS.md
-//! §26). Chaining changes only the order and the counting of the children, never a
+//! §26c). Chaining changes only the order and the counting of the children, never a
 //! node's value, so the answer stays exact.
 //!
 //! A search starts alone and brings the other threads in only after [`WARM_UP_NODES`]
