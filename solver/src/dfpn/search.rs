@@ -181,8 +181,8 @@ pub(super) struct Scratch {
     keys: Vec<ChildKey>,
     /// Moves that wait for others to settle before they become children: at a defender
     /// node the later drops on a square (see [`Search::unchain`]), at an attacker node the
-    /// non-promotions (see [`Search::release_non_promotions`]); bounded searches only,
-    /// but see [`Search::chains_unbounded`].
+    /// non-promotions (see [`Search::release_non_promotions`]); only where the node chains
+    /// moves ([`Search::chains`]).
     chained: Vec<(Move, ChildKey)>,
 }
 
