@@ -109,7 +109,7 @@ impl Defences {
 }
 
 /// Salt of the table keys of [`Defences::TsumeTwoPly`].
-pub(super) const TWO_PLY_SALT: u64 = 0x6a09_e667_f3bc_c908 & !3;
+pub(crate) const TWO_PLY_SALT: u64 = 0x6a09_e667_f3bc_c908 & !3;
 
 /// The table-key salt of a set of pieces missing from the game (zero for none).
 #[inline]
