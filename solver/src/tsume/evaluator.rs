@@ -394,10 +394,9 @@ impl<'t> Evaluator<'t> {
     ///    the two-ply game.
     ///
     /// The checks of an attacker node the bounds did not settle are mostly of ranks 2 to 5
-    /// (the node's own two-ply and plain proofs passed through some of them): without rank
-    /// 2, a mating check whose plain mate is `r + 2` long waited behind every check with no
-    /// plain mate within `r`, each tried at the cost of a disproof (将棋図巧 No. 23:
-    /// 180.7 M nodes in all, 17.8 M with it; benches/RESULTS.md §27).
+    /// (the node's own two-ply and plain proofs passed through some of them). Rank 2 puts
+    /// a mating check whose plain mate is `r + 2` long ahead of the checks with no plain
+    /// mate within `r`, each of which costs a disproof to try (benches/RESULTS.md §27a).
     fn mate_likelihood_rank(&self, pos: &Position, m: Move, r: i32) -> u8 {
         let key = table_key_after(pos, m);
         let hand = pos.hand_after(m);
