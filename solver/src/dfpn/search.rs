@@ -108,8 +108,13 @@ impl Defences {
     }
 }
 
-/// Salt of the table keys of [`Defences::TsumeTwoPly`].
-pub(crate) const TWO_PLY_SALT: u64 = 0x6a09_e667_f3bc_c908 & !3;
+/// Salt of the table keys of [`Defences::TsumeTwoPly`]. Of high bits only, so that a
+/// position's two-ply and plain entries share a table cluster (see
+/// [`CLUSTER_FREE_BITS`](super::table::CLUSTER_FREE_BITS)): the two-ply game reads the
+/// plain game's entry of each child it probes ([`Search::probe_plain`]), and the evaluator
+/// reads both for each check it orders.
+pub(crate) const TWO_PLY_SALT: u64 = 0x6a << 56;
+const _: () = assert!(TWO_PLY_SALT.trailing_zeros() >= super::table::CLUSTER_FREE_BITS);
 
 /// The table-key salt of a set of pieces missing from the game (zero for none).
 #[inline]

@@ -51,6 +51,17 @@ pub const NO_MATE: u16 = u16::MAX;
 /// Slots per cluster: the entries one board key may occupy (see the module doc).
 pub const CLUSTER: usize = 8;
 
+/// The cluster of a key is chosen by bits `CLUSTER_SHIFT ..` of the key times an odd
+/// constant, and a table has at most `1 << MAX_CLUSTER_BITS` clusters (32 TiB).
+const CLUSTER_SHIFT: u32 = 20;
+const MAX_CLUSTER_BITS: u32 = 37;
+
+/// Key bits from this one up choose no cluster in any table: the low bits of a product
+/// depend only on the low bits of its factors. A salt made of such bits alone keeps the
+/// entries of one position in two games in one cluster, so a search that reads the other
+/// game's entry of the position it just probed finds it in the cache lines already loaded.
+pub(crate) const CLUSTER_FREE_BITS: u32 = CLUSTER_SHIFT + MAX_CLUSTER_BITS;
+
 /// Tables of at least this size are advised to use huge pages (see [`advise_huge_pages`]).
 /// A probe lands on a random page, and with 4 KiB pages nearly every one misses the TLB;
 /// the cost is that a short search zeroes every 2 MiB page it touches whole. Measured
@@ -227,7 +238,8 @@ impl Table {
     pub fn try_new(megabytes: usize) -> Result<Table, TableAllocError> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
-        let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
+        let clusters = (1usize << (usize::BITS - 1 - clusters.leading_zeros()))
+            .min(1 << MAX_CLUSTER_BITS.min(usize::BITS - 1));
         let len = clusters * CLUSTER;
         // The zeroed buffer below comes from the allocator's zeroed path (pages the OS
         // zeroes on first touch), which has no fallible form: reserve the same size
@@ -311,8 +323,7 @@ impl Table {
 
     #[inline]
     fn cluster(&self, key: u64) -> std::ops::Range<usize> {
-        // Mix the key so that clusters are chosen by bits independent of the hand-free layout.
-        let i = ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15)) >> 20) as usize & self.mask;
+        let i = cluster_index(key, self.mask);
         i * CLUSTER..(i + 1) * CLUSTER
     }
 
@@ -529,6 +540,13 @@ fn zeroed_atomic_slots(len: usize) -> Box<[[AtomicU64; 4]]> {
 #[cfg(test)]
 fn zeroed_atomic_slots_by_writing(len: usize) -> Box<[[AtomicU64; 4]]> {
     (0..len).map(|_| Default::default()).collect()
+}
+
+/// The cluster of `key` in a table of `mask + 1` clusters: the key is mixed so that
+/// clusters are chosen by bits independent of the hand-free layout.
+#[inline]
+fn cluster_index(key: u64, mask: usize) -> usize {
+    ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15)) >> CLUSTER_SHIFT) as usize & mask
 }
 
 /// Hints the CPU to fetch the cache line holding `p` (a no-op where no hint exists).

@@ -303,3 +303,29 @@ fn replacement_keeps_memory_bounded() {
     assert_eq!(t.slots.len(), n);
     assert!(t.hashfull() <= 1000);
 }
+
+#[test]
+fn a_salt_of_cluster_free_bits_keeps_the_cluster() {
+    let largest = (1usize << MAX_CLUSTER_BITS) - 1;
+    let two_ply = crate::dfpn::search::TWO_PLY_SALT;
+    let lowest_free = 1u64 << CLUSTER_FREE_BITS;
+    let below_free = 1u64 << (CLUSTER_FREE_BITS - 1);
+    let mut key = 0x0123_4567_89ab_cdefu64;
+    let mut moved_by_lower_bit = 0;
+    for _ in 0..1000 {
+        key = key
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        for mask in [0, 7, (1 << 21) - 1, largest] {
+            assert_eq!(cluster_index(key, mask), cluster_index(key ^ two_ply, mask));
+            assert_eq!(
+                cluster_index(key, mask),
+                cluster_index(key ^ lowest_free, mask)
+            );
+        }
+        moved_by_lower_bit +=
+            (cluster_index(key, largest) != cluster_index(key ^ below_free, largest)) as u32;
+    }
+    // The bound is tight: one bit lower, the largest tables put the salted key elsewhere.
+    assert!(moved_by_lower_bit > 0);
+}
