@@ -6,6 +6,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// How often a search reports its progress: the displays tick once a second and show the
+/// last report, so a report each second left them a second behind, and the evaluator's
+/// many short sub-searches (each under a second) never reported at all.
+#[cfg(not(test))]
+pub(super) const REPORT_PERIOD: std::time::Duration = std::time::Duration::from_millis(100);
+/// In unit tests every clock check reports (every 256 nodes), so that which searches
+/// report does not depend on the machine's speed.
+#[cfg(test)]
+pub(super) const REPORT_PERIOD: std::time::Duration = std::time::Duration::ZERO;
+
 /// Why the search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -119,6 +129,22 @@ pub struct Progress {
     pub hashfull: usize,
 }
 
+/// `on_progress` for a search that counts its nodes from zero after `before` nodes of the
+/// searches it continues: it then reports their nodes and its own together.
+pub(crate) fn progress_after(
+    on_progress: &Option<ProgressCallback>,
+    before: u64,
+) -> Option<ProgressCallback> {
+    on_progress.clone().map(|f| {
+        Arc::new(move |p: &Progress| {
+            f(&Progress {
+                nodes: before + p.nodes,
+                ..*p
+            })
+        }) as ProgressCallback
+    })
+}
+
 impl Search<'_> {
     /// Why the last search ended unsettled: the limit that stopped it, or, when none did
     /// (it cannot happen but by a contradiction), [`Unsettled::Inconsistent`].
@@ -163,11 +189,12 @@ impl Search<'_> {
         if self.limits.deadline.is_some_and(|d| now >= d) {
             self.stopped = Some(Stop::Time);
         }
+        let others = self.other_threads_nodes();
         if now >= self.next_report {
-            self.next_report = now + std::time::Duration::from_secs(1);
+            self.next_report = now + REPORT_PERIOD;
             if let Some(f) = &self.limits.on_progress {
                 f(&Progress {
-                    nodes: self.nodes,
+                    nodes: self.nodes + others,
                     elapsed: now - self.start,
                     hashfull: self.table.hashfull(),
                 });

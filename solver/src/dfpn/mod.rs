@@ -21,6 +21,7 @@ pub mod search;
 #[cfg(feature = "stats")]
 pub mod stats;
 pub mod table;
+pub(crate) use clock::progress_after;
 pub use parallel::WARM_UP_NODES;
 pub(crate) use parallel::{side_by_side, side_by_side_with};
 mod thresholds;
@@ -414,6 +415,7 @@ pub(crate) fn shorten_cheaply(
         root.clear_history();
         let limits = Limits {
             node_limit: Some(left.map_or(cap, |l| l.min(cap))),
+            on_progress: clock::progress_after(&limits.on_progress, nodes),
             ..limits.clone()
         };
         let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);

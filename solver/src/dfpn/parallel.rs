@@ -51,7 +51,7 @@
 //! nodes: most of the many small searches of the tsume evaluator and of `tsume verify` end
 //! before, and would spend more on starting threads than they save.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 use super::search::*;
@@ -144,6 +144,32 @@ pub(super) fn deflection(attacker_node: bool, unbounded: bool) -> Deflection {
     }
 }
 
+/// How a thread of a parallel search shares its node count while it runs, so that the
+/// progress reports (made by the calling thread only) count every thread's nodes: the exact
+/// counts are gathered when the helpers end ([`Search::gather`]).
+pub(super) enum NodeTally {
+    /// A helper: adds its nodes to the shared count at each clock check (`told` so far).
+    Adds { to: Arc<AtomicU64>, told: u64 },
+    /// The calling thread: reports its own nodes plus the helpers' shared count.
+    Reads(Arc<AtomicU64>),
+}
+
+impl Search<'_> {
+    /// The nodes searched so far by the other threads of this parallel search, as far as
+    /// they have told; a helper tells its own here.
+    pub(super) fn other_threads_nodes(&mut self) -> u64 {
+        match &mut self.tally {
+            None => 0,
+            Some(NodeTally::Reads(count)) => count.load(Relaxed),
+            Some(NodeTally::Adds { to, told }) => {
+                to.fetch_add(self.nodes - *told, Relaxed);
+                *told = self.nodes;
+                0
+            }
+        }
+    }
+}
+
 /// What a helper thread brings back.
 struct HelperResult {
     result: NodeResult,
@@ -167,10 +193,15 @@ impl<'t> Search<'t> {
         let left = limit.map(|n| n.saturating_sub(self.nodes));
         let marks = Arc::new(Marks::new());
         let halt = Arc::new(AtomicBool::new(false));
+        let helpers_nodes = Arc::new(AtomicU64::new(0));
         let (r, helpers) = std::thread::scope(|scope| {
             let mut handles = Vec::new();
             for index in 1..threads {
                 let mut helper = self.helper(&marks, &halt, left, index);
+                helper.tally = Some(NodeTally::Adds {
+                    to: helpers_nodes.clone(),
+                    told: 0,
+                });
                 let halt = &halt;
                 let run = move || {
                     let result = helper.solve_current_alone(remaining);
@@ -190,6 +221,7 @@ impl<'t> Search<'t> {
             }
             self.marks = Some(marks.clone());
             self.halt = Some(halt.clone());
+            self.tally = Some(NodeTally::Reads(helpers_nodes.clone()));
             self.limits.node_limit = limit;
             let r = self.solve_current_alone(remaining);
             halt.store(true, Relaxed);
@@ -201,6 +233,7 @@ impl<'t> Search<'t> {
         });
         self.marks = None;
         self.halt = None;
+        self.tally = None;
         self.limits.node_limit = limit;
         self.gather(r, helpers)
     }
@@ -373,6 +406,41 @@ mod tests {
     use super::super::node::{Child, Via};
     use super::super::table::Table;
     use super::*;
+    use crate::Position;
+    use std::sync::Mutex;
+
+    /// The progress reports of a parallel search count the helpers' nodes as they go: a
+    /// helper adds what it searched since it last told, the calling thread reports its own
+    /// nodes plus that count (unit tests report at every clock check).
+    #[test]
+    fn progress_reports_count_the_helpers_nodes() {
+        let table = Table::new(1);
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        let count = Arc::new(AtomicU64::new(0));
+        let mut helper = Search::new(&table, pos.clone(), Limits::default());
+        helper.tally = Some(NodeTally::Adds {
+            to: count.clone(),
+            told: 0,
+        });
+        helper.nodes = 700;
+        helper.check_clock();
+        helper.nodes = 1000;
+        helper.check_clock();
+        assert_eq!(count.load(Relaxed), 1000, "each node told once");
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let r = reports.clone();
+        let limits = Limits {
+            on_progress: Some(Arc::new(move |p: &Progress| {
+                r.lock().unwrap().push(p.nodes)
+            })),
+            ..Limits::default()
+        };
+        let mut main = Search::new(&table, pos, limits);
+        main.tally = Some(NodeTally::Reads(count));
+        main.nodes = 256;
+        main.check_clock();
+        assert_eq!(*reports.lock().unwrap(), [1256]);
+    }
 
     #[test]
     fn virtual_numbers_grow_with_the_threads_and_keep_final_values() {

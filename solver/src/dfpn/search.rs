@@ -36,7 +36,7 @@ use crate::zobrist;
 pub use super::clock::{Limits, Progress, ProgressCallback, Stop, Unsettled};
 pub use super::node::NodeResult;
 use super::node::*;
-use super::parallel::Marks;
+use super::parallel::{Marks, NodeTally};
 pub use super::probe::table_salt;
 use super::probe::*;
 use super::thresholds::*;
@@ -169,6 +169,9 @@ pub struct Search<'t> {
     pub(super) marks: Option<Arc<Marks>>,
     /// Raised when another thread has settled the root.
     pub(super) halt: Option<Arc<AtomicBool>>,
+    /// While threads search together: how this one shares its node count for the progress
+    /// reports.
+    pub(super) tally: Option<NodeTally>,
     /// Whether this thread chains moves (see [`Scratch::chained`]) in unbounded searches
     /// too, not only in bounded ones: every other helper thread does, so that threads
     /// searching one first mate order it differently (see `parallel.rs`).
@@ -242,12 +245,13 @@ impl<'t> Search<'t> {
             nodes: 0,
             limits,
             start,
-            next_report: start + std::time::Duration::from_secs(1),
+            next_report: start + super::clock::REPORT_PERIOD,
             stopped: None,
             path_dependent: 0,
             scratch: Vec::new(),
             marks: None,
             halt: None,
+            tally: None,
             chains_unbounded: false,
             #[cfg(feature = "stats")]
             stats: Default::default(),

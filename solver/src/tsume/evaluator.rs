@@ -44,8 +44,9 @@ use std::sync::Arc;
 use dashmap::DashMap;
 
 use crate::color::Color;
+use crate::dfpn::progress_after;
 use crate::dfpn::search::{
-    Defences, Limits, Progress, ProgressCallback, Search, Stop, Unsettled, TWO_PLY_SALT,
+    Defences, Limits, ProgressCallback, Search, Stop, Unsettled, TWO_PLY_SALT,
 };
 use crate::dfpn::table::{Kind, Table, NO_MATE};
 use crate::movegen;
@@ -212,15 +213,7 @@ impl<'t> Evaluator<'t> {
             warm_up_nodes: self.limits.warm_up_nodes,
             per_search: None,
             on_event: None,
-            on_progress: self.on_progress.clone().map(|f| {
-                let before = self.nodes;
-                Arc::new(move |p: &Progress| {
-                    f(&Progress {
-                        nodes: before + p.nodes,
-                        ..*p
-                    })
-                }) as ProgressCallback
-            }),
+            on_progress: progress_after(&self.on_progress, self.nodes),
         };
         let mut root = pos.clone();
         root.clear_history();

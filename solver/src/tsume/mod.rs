@@ -225,6 +225,21 @@ impl Run<'_> {
         (first, found)
     }
 
+    /// The solve's progress callback for a later phase, whose searches count their nodes
+    /// from zero after `before` nodes of the solve: they report as the whole solve.
+    fn phase_progress(&self, before: u64) -> Option<ProgressCallback> {
+        let start = self.start;
+        self.options.on_progress.clone().map(|f| {
+            Arc::new(move |p: &Progress| {
+                f(&Progress {
+                    nodes: before + p.nodes,
+                    elapsed: start.elapsed(),
+                    hashfull: p.hashfull,
+                })
+            }) as ProgressCallback
+        })
+    }
+
     /// From a first raw mate of `upper` plies: its cheap shortenings, then the evaluator.
     fn after_raw_mate(
         &mut self,
@@ -245,7 +260,7 @@ impl Run<'_> {
                 .options
                 .node_limit
                 .map(|n| n.saturating_sub(first.nodes)),
-            on_progress: None,
+            on_progress: self.phase_progress(first.nodes),
             on_event: None,
             ..self.options.clone()
         };
@@ -285,17 +300,7 @@ impl Run<'_> {
         };
         let Tables { raw, lower_bound } = tables;
         let mut ev = Evaluator::new(raw, lower_bound, self.attacker, limits);
-        // The evaluator's sub-searches report their progress as that of the whole solve.
-        let start = self.start;
-        ev.on_progress = self.options.on_progress.clone().map(|f| {
-            Arc::new(move |p: &Progress| {
-                f(&Progress {
-                    nodes: before + p.nodes,
-                    elapsed: start.elapsed(),
-                    hashfull: p.hashfull,
-                })
-            }) as ProgressCallback
-        });
+        ev.on_progress = self.phase_progress(before);
         let mut root = self.pos.clone();
         root.clear_history();
         let recorder = &mut self.recorder;
@@ -815,3 +820,6 @@ fn defence_value(
     }
     Ok(None)
 }
+
+#[cfg(test)]
+mod tests;
