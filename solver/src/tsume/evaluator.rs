@@ -131,11 +131,13 @@ impl<'t> Evaluator<'t> {
     }
 
     /// A new evaluator of the same problem in the same tables, with an empty memo, no
-    /// nodes counted, no progress reports, and `threads` threads per sub-search: one of
+    /// nodes counted, and `threads` threads per sub-search: one of
     /// several that decide independent questions side by side (their answers are exact
     /// whatever the others store meanwhile: the tables are shared without a lock as by the
     /// threads of one parallel search). A total node limit becomes what is left of it, for
-    /// each fork.
+    /// each fork. A fork reports its progress as this evaluator's nodes so far plus its
+    /// own (forks side by side each report theirs; the displays show the largest, and the
+    /// sum is counted when they are done).
     pub fn fork(&self, threads: usize) -> Evaluator<'t> {
         let limits = Limits {
             node_limit: self.limits.node_limit.map(|t| t.saturating_sub(self.nodes)),
@@ -150,7 +152,7 @@ impl<'t> Evaluator<'t> {
             attacker: self.attacker,
             limits,
             nodes: 0,
-            on_progress: None,
+            on_progress: progress_after(&self.on_progress, self.nodes),
         }
     }
 
@@ -647,6 +649,30 @@ fn split_evasions(pos: &Position) -> (Vec<Move>, Vec<Move>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dfpn::Progress;
+    use std::sync::Mutex;
+
+    /// A fork deciding questions side by side reports its progress as its parent's nodes
+    /// so far plus its own.
+    #[test]
+    fn a_fork_reports_its_nodes_after_its_parents() {
+        let (mut raw, mut lower_bound) = (Table::new(1), Table::new(1));
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let r = reports.clone();
+        let mut ev = Evaluator::new(&mut raw, &mut lower_bound, Color::Black, Limits::default());
+        ev.on_progress = Some(Arc::new(move |p: &Progress| {
+            r.lock().unwrap().push(p.nodes)
+        }));
+        ev.nodes = 1000;
+        let fork = ev.fork(1);
+        let report = fork.on_progress.as_ref().expect("a fork reports");
+        report(&Progress {
+            nodes: 5,
+            elapsed: std::time::Duration::ZERO,
+            hashfull: 0,
+        });
+        assert_eq!(*reports.lock().unwrap(), [1005]);
+    }
 
     /// The order of [`Evaluator::checks_likeliest_first`] with one check of each kind of
     /// table evidence: above all, a check whose line of value `r` the two-ply game knows
