@@ -28,6 +28,9 @@ pub enum InputError {
     /// An existing file of a kind `solve` does not read (a pack, an SFEN list), given
     /// where an SFEN was expected.
     UnknownFile(String),
+    /// One word that is neither an SFEN nor an existing file (a mistyped file name, a
+    /// directory, `-` for standard input).
+    NotAProblem { arg: String, what: &'static str },
     /// The file cannot be read.
     Unreadable { path: String, error: std::io::Error },
     /// The file is not text in its encoding.
@@ -49,6 +52,11 @@ impl fmt::Display for InputError {
                 "{arg}: a file of unknown kind (solve reads one problem: an SFEN, or a \
                  .kif/.kifu/.csa file, or any file with --format kif|csa); \
                  for packs and SFEN lists use tsume verify"
+            ),
+            InputError::NotAProblem { arg, what } => write!(
+                f,
+                "{arg}: {what} (solve reads one problem: an SFEN, quoted as one argument, \
+                 or a .kif/.kifu/.csa file)"
             ),
             InputError::Unreadable { path, error } => write!(f, "cannot read {path}: {error}"),
             InputError::Decode { path, error } => write!(f, "{path}: {error}"),
@@ -194,10 +202,21 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
             let setup = sfen.parse::<Setup>().map_err(|e| {
                 // A path that exists is a file of a kind this command does not read (a pack,
                 // an SFEN list): say so instead of reporting its name as a malformed SFEN.
-                if auto && Path::new(arg).is_file() {
-                    InputError::UnknownFile(arg.to_string())
-                } else {
-                    InputError::MalformedSfen(e)
+                // One word cannot be an SFEN (three or four fields): most likely a file name.
+                let path = Path::new(arg);
+                let one_word = !arg.trim().contains(char::is_whitespace)
+                    && !matches!(sfen.as_str(), "" | "sfen");
+                let not_a_problem = |what| InputError::NotAProblem {
+                    arg: arg.to_string(),
+                    what,
+                };
+                match () {
+                    _ if !auto => InputError::MalformedSfen(e),
+                    _ if path.is_file() => InputError::UnknownFile(arg.to_string()),
+                    _ if path.is_dir() => not_a_problem("a directory"),
+                    _ if arg == "-" => not_a_problem("standard input is not read"),
+                    _ if one_word => not_a_problem("no such file, and not an SFEN"),
+                    _ => InputError::MalformedSfen(e),
                 }
             })?;
             Ok(Problem { setup, moves })

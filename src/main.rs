@@ -50,16 +50,16 @@ enum Command {
         /// or `-` for stdin.
         input: String,
         /// Nodes per sub-search; a search that runs out makes the verdict "unproven".
-        #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
         budget: u64,
         /// Transposition tables per problem in MiB.
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536), allow_negative_numbers = true)]
         hash: u64,
         /// Threads: problems are verified in parallel (each with its own tables), and when
         /// there are fewer problems than threads, the rest search inside each problem
         /// (sharing its tables; --budget then holds for each of the threads of a search,
         /// so a verdict left unproven by one thread may be reached with more).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256), allow_negative_numbers = true)]
         threads: u64,
         /// Skip the unnecessary-piece (不要駒) check (the most expensive one).
         #[arg(long)]
@@ -102,7 +102,7 @@ enum Command {
         out: std::path::PathBuf,
         /// Draw the position after N plies of the moves (the pack's `solution`), with the
         /// Nth move's destination highlighted.
-        #[arg(long = "move", value_name = "N")]
+        #[arg(long = "move", value_name = "N", allow_negative_numbers = true)]
         move_number: Option<usize>,
     },
     /// Print a shell completion script for tsume on stdout, e.g.
@@ -328,7 +328,7 @@ fn run_verify(
         Err(e) => return bad_input(format!("{input}: {e}")),
     };
     for e in &errors {
-        eprintln!("tsume: {input}: {e}");
+        eprintln!("tsume: {input}: {}", e.message);
     }
     // The threads go to problems first, one each; what is left over (fewer problems than
     // threads) searches inside each problem.
@@ -342,19 +342,24 @@ fn run_verify(
         Ok(s) => s,
         Err(e) => return bad_input(e),
     };
-    let (sound, flawed, unproven) = match verify::run(&problems, &options, &solvers, json, workers)
-    {
-        Ok(c) => c,
-        Err(verify::RunError::OutputClosed) => return ExitCode::SUCCESS,
-        Err(e) => return bad_input(e),
-    };
+    let (sound, flawed, unproven) =
+        match verify::run(&problems, &errors, &options, &solvers, json, workers) {
+            Ok(c) => c,
+            Err(verify::RunError::OutputClosed) => return ExitCode::SUCCESS,
+            Err(e) => return bad_input(e),
+        };
     eprintln!(
-        "{} problems: {sound} sound, {flawed} flawed, {unproven} unproven{}",
+        "{} problem{}: {sound} sound, {flawed} flawed, {unproven} unproven{}",
         problems.len(),
+        if problems.len() == 1 { "" } else { "s" },
         if errors.is_empty() {
             String::new()
         } else {
-            format!(", {} unreadable {}", errors.len(), kind.unit())
+            format!(
+                ", {} unreadable {}",
+                errors.len(),
+                kind.unit_of(errors.len())
+            )
         }
     );
     ExitCode::from(if !errors.is_empty() {

@@ -78,6 +78,16 @@ impl InputKind {
             InputKind::Kif | InputKind::Csa => "records",
         }
     }
+
+    /// [`InputKind::unit`] for `n` of them: `line` for one, `lines` otherwise.
+    pub fn unit_of(self, n: usize) -> &'static str {
+        let unit = self.unit();
+        if n == 1 {
+            &unit[..unit.len() - 1]
+        } else {
+            unit
+        }
+    }
 }
 
 /// The kind of `name` (a path, or `-` for stdin) with content `bytes`: `.kif`/`.kifu` is
@@ -101,9 +111,45 @@ pub fn detect(name: &str, bytes: &[u8]) -> InputKind {
     }
 }
 
-/// Problems read, and the unreadable lines or records, each message starting with where
-/// it is (`line 3: …`, `record 2, line 47: …`).
-pub type ReadProblems = (Vec<Problem>, Vec<String>);
+/// A line or record that cannot be read as a problem.
+#[derive(Clone, Debug)]
+pub struct Unreadable {
+    /// 1-based line number, for a line of an SFEN list or pack.
+    pub line: Option<usize>,
+    /// 1-based record number, for a record of a KIF or CSA file.
+    pub record: Option<usize>,
+    /// What is wrong, starting with where (`line 3: …`, `record 2, line 47: …`).
+    pub message: String,
+}
+
+impl Unreadable {
+    /// Its place among the problems of the input (see [`Problem::place`]).
+    fn place(&self) -> usize {
+        self.record.or(self.line).unwrap_or(0)
+    }
+
+    /// The JSON object `--json` prints for it, in input order among the verdicts.
+    fn json(&self) -> serde_json::Value {
+        let mut o = serde_json::json!({ "verdict": "unreadable", "error": self.message });
+        if let Some(line) = self.line {
+            o["line"] = line.into();
+        }
+        if let Some(record) = self.record {
+            o["record"] = record.into();
+        }
+        o
+    }
+}
+
+impl Problem {
+    /// Its place in the input: the record number in a KIF or CSA file, else the line.
+    fn place(&self) -> usize {
+        self.record.unwrap_or(self.line)
+    }
+}
+
+/// Problems read, and the unreadable lines or records.
+pub type ReadProblems = (Vec<Problem>, Vec<Unreadable>);
 
 /// Reads every problem of `bytes` (from `name`) as `kind` says: lines as
 /// [`tsume_generator::line::parse`] reads them, KIF records as
@@ -139,7 +185,11 @@ pub fn read_problems(
                 match text.and_then(line::parse) {
                     Ok(Some(read)) => push(n, None, None, read),
                     Ok(None) => {}
-                    Err(e) => errors.push(format!("line {n}: {e}")),
+                    Err(e) => errors.push(Unreadable {
+                        line: Some(n),
+                        record: None,
+                        message: format!("line {n}: {e}"),
+                    }),
                 }
             }
         }
@@ -164,7 +214,11 @@ pub fn read_problems(
                         let (n, rec, label, p) = record(r);
                         push(n, rec, label, p)
                     }
-                    Err(e) => errors.push(e.to_string()),
+                    Err(e) => errors.push(Unreadable {
+                        line: None,
+                        record: Some(e.record),
+                        message: e.to_string(),
+                    }),
                 }
             }
         }
@@ -300,9 +354,12 @@ impl std::fmt::Display for RunError {
 }
 
 /// Verifies `problems` on `threads` threads, printing each verdict in input order as soon
-/// as it and those before it are known. Returns (sound, flawed, unproven) counts.
+/// as it and those before it are known; with `json`, the `unreadable` lines or records too,
+/// in their places (a report built from the JSON alone misses none). Returns (sound,
+/// flawed, unproven) counts.
 pub fn run(
     problems: &[Problem],
+    unreadable: &[Unreadable],
     options: &VerifyOptions,
     solvers: &Solvers,
     json: bool,
@@ -314,6 +371,13 @@ pub fn run(
         .map_err(|error| RunError::Threads { threads, error })?;
     let mut counts = (0, 0, 0);
     let stdout = std::io::stdout();
+    let mut unreadable = unreadable.iter().filter(|_| json).peekable();
+    let mut unreadable_before = |out: &mut std::io::StdoutLock, place: usize| {
+        while let Some(u) = unreadable.next_if(|u| u.place() < place) {
+            writeln!(out, "{}", u.json()).map_err(RunError::writing)?;
+        }
+        Ok(())
+    };
     // Chunks keep the output in order and flowing on long inputs.
     for chunk in problems.chunks(threads.max(1) * 4) {
         let verdicts: Vec<Verdict> = pool.install(|| {
@@ -326,6 +390,7 @@ pub fn run(
         });
         let mut out = stdout.lock();
         for (p, v) in chunk.iter().zip(&verdicts) {
+            unreadable_before(&mut out, p.place())?;
             let text = if json {
                 json_line(p, v).to_string()
             } else {
@@ -340,5 +405,8 @@ pub fn run(
         }
         out.flush().map_err(RunError::writing)?;
     }
+    let mut out = stdout.lock();
+    unreadable_before(&mut out, usize::MAX)?;
+    out.flush().map_err(RunError::writing)?;
     Ok(counts)
 }

@@ -196,7 +196,8 @@ fn a_hash_larger_than_memory_is_bad_input_not_an_abort() {
         &["verify", file.to_str().unwrap(), "--hash", "65536"],
     );
     assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{}", stderr(&o));
-    assert!(stderr(&o).contains("32768 MiB"), "{}", stderr(&o));
+    // The size asked for, not the half (one of the two games' tables) that failed.
+    assert!(stderr(&o).contains("65536 MiB"), "{}", stderr(&o));
     // What fits is solved as before.
     let o = tsume_limited(2_000_000, &["verify", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -318,6 +319,57 @@ fn a_file_of_unknown_kind_is_named() {
     assert!(err.contains("a file of unknown kind"), "{err}");
     assert!(err.contains("tsume verify"), "{err}");
     assert!(!err.contains("malformed SFEN"), "{err}");
+}
+
+/// A mistyped file name, a directory or `-` (standard input) is named as what it is, with
+/// what `solve` reads, instead of "malformed SFEN" (exit 2).
+#[test]
+fn a_missing_file_or_a_directory_is_not_called_a_malformed_sfen() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    for (arg, says) in [
+        ("no-such-problem.txt", "no such file, and not an SFEN"),
+        (dir, "a directory"),
+        ("-", "standard input is not read"),
+    ] {
+        let o = tsume(&["solve", arg]);
+        assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{arg}");
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{arg}: {says}")), "{arg}: {err}");
+        assert!(err.contains("quoted as one argument"), "{arg}: {err}");
+        assert!(!err.contains("malformed SFEN"), "{arg}: {err}");
+    }
+    // Several words stay an SFEN, and say what is wrong with it.
+    let o = tsume(&["solve", "9/9/9 b"]);
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
+    assert!(stderr(&o).contains("malformed SFEN"), "{}", stderr(&o));
+}
+
+/// A negative number for a numeric option is refused as a value of that option (exit 2),
+/// not taken for an unknown flag with clap's tip to write `-- -1` (which would make it the
+/// position argument).
+#[test]
+fn a_negative_number_is_an_invalid_value_of_its_option() {
+    for args in [
+        vec!["solve", MATE3, "--hash", "-1"],
+        vec!["solve", MATE3, "--threads", "-1"],
+        vec!["solve", MATE3, "--nodes", "-5"],
+        vec!["verify", "pack.jsonl", "--budget", "-3"],
+        vec!["generate", "--count", "-3"],
+    ] {
+        let o = tsume(&args);
+        assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{args:?}");
+        let err = stderr(&o);
+        let (option, value) = (args[args.len() - 2], args[args.len() - 1]);
+        assert!(
+            err.contains(&format!("invalid value '{value}' for '{option}")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("-- "), "{args:?}: {err}");
+    }
+    // A negative --time-limit reaches the command's own check.
+    let o = tsume(&["solve", MATE3, "--time-limit", "-1"]);
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
+    assert!(stderr(&o).contains("--time-limit must be a positive number"));
 }
 
 /// `tsume solve` reads the position after `moves …`, also written as a USI `position`

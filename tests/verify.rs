@@ -166,6 +166,35 @@ fn a_saturated_sum_does_not_stall_the_search() {
     assert!(v.nodes < 2_000_000, "{} nodes", v.nodes);
 }
 
+/// `--json` gives every line its object: an unreadable line is `"verdict": "unreadable"`
+/// with its error, in its place among the verdicts (a report built from the JSON alone
+/// misses nothing); the summary counts in the singular where there is one.
+#[test]
+fn verify_json_names_unreadable_lines_in_their_places() {
+    let dir = std::env::temp_dir().join(format!("tsume-verify-unreadable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mixed = dir.join("mixed.txt");
+    std::fs::write(
+        &mixed,
+        "not an sfen\n4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\n# a comment\n9/9 b\n",
+    )
+    .unwrap();
+    let (verdicts, code, err) = json_verdicts(&[mixed.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    let places: Vec<(u64, &str)> = verdicts
+        .iter()
+        .map(|v| (v["line"].as_u64().unwrap(), v["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(places, [(1, "unreadable"), (2, "sound"), (4, "unreadable")]);
+    assert!(verdicts[2]["error"]
+        .as_str()
+        .is_some_and(|e| e.starts_with("line 4: malformed SFEN")));
+    assert!(
+        err.contains("1 problem: 1 sound, 0 flawed, 0 unproven, 2 unreadable lines"),
+        "{err}"
+    );
+}
+
 #[test]
 fn verify_exit_codes_and_json() {
     let dir = std::env::temp_dir().join(format!("tsume-verify-{}", std::process::id()));
@@ -416,7 +445,25 @@ fn a_malformed_kif_record_is_reported_and_the_others_are_verified() {
         err.contains(&format!("record 2, line {bad_line}: illegal move")),
         "{err}"
     );
-    assert!(err.contains("1 unreadable records"), "{err}");
+    assert!(err.contains("1 unreadable record"), "{err}");
+    assert!(!err.contains("1 unreadable records"), "{err}");
+    // With --json the unreadable record has its object in its place among the verdicts.
+    let (verdicts, code, _) = json_verdicts(&[kif.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    let places: Vec<(u64, &str)> = verdicts
+        .iter()
+        .map(|v| {
+            (
+                v["record"].as_u64().unwrap(),
+                v["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(places[1], (2, "unreadable"), "{verdicts:?}");
+    assert_eq!(places.len(), 3, "{verdicts:?}");
+    assert!(verdicts[1]["error"]
+        .as_str()
+        .is_some_and(|e| e.contains("illegal move")));
     // Records 1 and 3 say what their SFEN lines say.
     let want: Vec<String> = common::stdout(&common::tsume(&["verify", sfen.to_str().unwrap()]))
         .lines()

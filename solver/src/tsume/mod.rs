@@ -122,11 +122,13 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    /// Tables of `hash_mb` MiB in all, or an error when the memory cannot be allocated.
+    /// Tables of `hash_mb` MiB in all, or an error when the memory cannot be allocated
+    /// (naming `hash_mb`, the size the user asked for, not the half that failed).
     pub fn try_new(hash_mb: usize) -> Result<Tables, TableAllocError> {
+        let all = |_| TableAllocError { megabytes: hash_mb };
         Ok(Tables {
-            raw: Table::try_new(hash_mb.div_ceil(2).max(1))?,
-            lower_bound: Table::try_new((hash_mb / 2).max(1))?,
+            raw: Table::try_new(hash_mb.div_ceil(2).max(1)).map_err(all)?,
+            lower_bound: Table::try_new((hash_mb / 2).max(1)).map_err(all)?,
         })
     }
 
