@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use tsume_generator::run::{self, Options, Progress, Stats};
+use tsume_generator::run::{self, Ended, Options, Progress, Stats};
 
 use crate::exit::bad_input;
 use crate::{parse_time_limit, workers_fit, BadTimeLimit};
@@ -195,11 +195,22 @@ fn print_summary(stats: &Stats, options: &Options) {
         eprintln!("tsume: {note}");
     }
     let accepted: usize = stats.accepted_per_length.values().sum();
+    let ended = match stats.ended {
+        Ended::Complete if accepted == 0 && stats.candidates == 0 => "already complete",
+        Ended::Complete => "complete",
+        Ended::TimeLimit => "stopped by --time-limit; the same command resumes it",
+        Ended::MaxCandidates => "stopped by --max-candidates; the same command resumes it",
+    };
     eprintln!(
-        "{accepted} problems accepted from {} candidates in {:.1}s; pack in {}",
+        "{accepted} problem{} accepted from {} candidate{} in {:.1}s; pack in {}: {} of {} \
+         problems, {ended}",
+        if accepted == 1 { "" } else { "s" },
         stats.candidates,
+        if stats.candidates == 1 { "" } else { "s" },
         stats.elapsed.as_secs_f64(),
-        options.out.display()
+        options.out.display(),
+        stats.in_pack,
+        options.count,
     );
 }
 

@@ -619,6 +619,12 @@ fn the_time_limit_is_kept_to_a_candidate() {
     let elapsed = start.elapsed().as_secs_f64();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(elapsed < 0.9, "--time-limit 0.3 took {elapsed:.2} s");
+    // The summary says the limit stopped it, short of the count, and how to go on.
+    let err = stderr(&o);
+    assert!(
+        err.contains("of 100 problems, stopped by --time-limit; the same command resumes it"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
     // Out of range: a clear error, not a panic.
     for t in ["1e20", "inf", "-1"] {
@@ -626,6 +632,33 @@ fn the_time_limit_is_kept_to_a_candidate() {
         assert_eq!(o.status.code(), Some(2), "{t}: {}", stderr(&o));
         assert!(stderr(&o).contains("--time-limit"), "{t}: {}", stderr(&o));
     }
+}
+
+/// The summary says why a run ended: the count reached, a limit (and that the same command
+/// resumes), or nothing left to do when a complete pack is run again.
+#[test]
+fn the_summary_says_why_the_run_ended() {
+    let dir = scratch("ended");
+    let o = generate(&dir, "1", "1");
+    assert!(
+        stderr(&o).contains("stopped by --max-candidates; the same command resumes it"),
+        "{}",
+        stderr(&o)
+    );
+    let o = generate(&dir, "1", "100000");
+    assert!(
+        stderr(&o).contains(": 6 of 6 problems, complete"),
+        "{}",
+        stderr(&o)
+    );
+    let o = generate(&dir, "1", "100000");
+    assert!(
+        stderr(&o).contains("0 problems accepted from 0 candidates")
+            && stderr(&o).contains(": 6 of 6 problems, already complete"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -176,6 +176,22 @@ pub struct Stats {
     /// What resuming repaired in the pack's files (a newline added, a cut-off line
     /// dropped), for the user.
     pub notes: Vec<String>,
+    /// Problems in the pack when the run ended (those of earlier runs included).
+    pub in_pack: usize,
+    /// Why the run ended.
+    pub ended: Ended,
+}
+
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ended {
+    /// The pack has the problems asked for (perhaps already when the run started).
+    #[default]
+    Complete,
+    /// `time_limit` passed.
+    TimeLimit,
+    /// `max_candidates` were tried.
+    MaxCandidates,
 }
 
 /// A snapshot for the progress display.
@@ -232,12 +248,17 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
     let deadline = options.time_limit.and_then(|t| start.checked_add(t));
     let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
     let first = run.next;
+    let mut ended = Ended::Complete;
     while run.pack.records.len() < options.count {
-        if past_deadline()
-            || options
-                .max_candidates
-                .is_some_and(|m| run.next - first >= m)
+        if past_deadline() {
+            ended = Ended::TimeLimit;
+            break;
+        }
+        if options
+            .max_candidates
+            .is_some_and(|m| run.next - first >= m)
         {
+            ended = Ended::MaxCandidates;
             break;
         }
         let end = run.batch_end()?;
@@ -245,14 +266,18 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         // dropped whole (nothing appended, no progress), so the limit is kept to about one
         // candidate's time and the pack stays what an uninterrupted run makes.
         let Some(results) = run.evaluate(&pool, end, &past_deadline) else {
+            ended = Ended::TimeLimit;
             break;
         };
         run.take(end, results)?;
         run.stats.elapsed = start.elapsed();
         on_progress(&run.progress());
     }
+    let in_pack = run.pack.records.len();
     let mut stats = run.finish(&version)?;
     stats.elapsed = start.elapsed();
+    stats.in_pack = in_pack;
+    stats.ended = ended;
     Ok(stats)
 }
 
