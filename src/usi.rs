@@ -508,13 +508,21 @@ impl Search {
     fn run(self, job: &Job, live: Live, id: u64) {
         let note = |s: &str| self.out.line(&format!("info string {s}"));
         let progress_out = self.out.clone();
+        let ticker_live = live.clone();
         let ticker = Ticker::start(Duration::from_secs(1), move || {
-            progress_out.line(&progress_line(&live.snapshot(), live.elapsed()));
+            progress_out.line(&progress_line(
+                &ticker_live.snapshot(),
+                ticker_live.elapsed(),
+            ));
         });
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             solve(job, &self.kept, &note)
         }));
         drop(ticker);
+        // The `info` lines so far were timed from `live`'s start, a little before the
+        // solve's own: the last one is timed on the same clock, so that time never goes
+        // back.
+        let searched = live.elapsed();
         let report = match result {
             Ok(Ok(r)) => Some(r),
             Ok(Err(e)) => {
@@ -537,7 +545,7 @@ impl Search {
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
-        answer(&self.out, self.kind, report.as_ref());
+        answer(&self.out, self.kind, report.as_ref(), searched);
         let _ = self.done_tx.send(Event::SearchDone(id));
     }
 }
@@ -560,8 +568,9 @@ fn usi_line(moves: &[Move]) -> String {
         .join(" ")
 }
 
-/// Sends the final `info` and the answer of a finished search (`None`: the search failed).
-fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
+/// Sends the final `info` and the answer of a finished search (`None`: the search failed),
+/// `searched` after the search's `info` lines started their clock.
+fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>, searched: Duration) {
     let Some(report) = report else {
         out.line(match kind {
             GoKind::Mate => "checkmate timeout",
@@ -569,11 +578,12 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>) {
         });
         return;
     };
+    let elapsed = report.elapsed.max(searched);
     let stats = format!(
         "info time {} nodes {} nps {}",
-        report.elapsed.as_millis(),
+        elapsed.as_millis(),
         report.nodes,
-        nps(report.nodes, report.elapsed)
+        nps(report.nodes, elapsed)
     );
     // The mate and its length: for a search stopped after a mate was proven, the best
     // mate's length (proven: a mate within it) with its line, or the last line read (as

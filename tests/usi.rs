@@ -198,6 +198,20 @@ fn each_shorter_mate_is_announced_with_its_line() {
             last.contains(&format!(" score mate {published} pv ")),
             "{last}"
         );
+        // The `info` lines' times never go back (the final one was once timed by a clock
+        // started a little after the announcements').
+        let times: Vec<u64> = got
+            .iter()
+            .filter_map(|l| {
+                l.strip_prefix("info time ")?
+                    .split(' ')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        assert!(times.len() >= 2, "{rules}: {got:?}");
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{rules}: {got:?}");
     }
 }
 
