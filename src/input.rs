@@ -31,6 +31,8 @@ pub enum InputError {
     /// One word that is neither an SFEN nor an existing file (a mistyped file name, a
     /// directory, `-` for standard input).
     NotAProblem { arg: String, what: &'static str },
+    /// A KIF file of several records (a pack's `problems.kif`): which one is meant?
+    SeveralRecords { path: String, records: usize },
     /// The file cannot be read.
     Unreadable { path: String, error: std::io::Error },
     /// The file is not text in its encoding.
@@ -57,6 +59,11 @@ impl fmt::Display for InputError {
                 f,
                 "{arg}: {what} (solve reads one problem: an SFEN, quoted as one argument, \
                  or a .kif/.kifu/.csa file)"
+            ),
+            InputError::SeveralRecords { path, records } => write!(
+                f,
+                "{path}: {records} KIF records (solve reads one problem; tsume verify reads \
+                 every record of a file)"
             ),
             InputError::Unreadable { path, error } => write!(f, "cannot read {path}: {error}"),
             InputError::Decode { path, error } => write!(f, "{path}: {error}"),
@@ -233,6 +240,13 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                     Encoding::Auto
                 },
             )?;
+            let records = kif::split_records(&text).len();
+            if records > 1 {
+                return Err(InputError::SeveralRecords {
+                    path: arg.to_string(),
+                    records,
+                });
+            }
             kif::parse_setup(&text)
                 .map(setup_only)
                 .map_err(|error| InputError::Kif {

@@ -321,6 +321,19 @@ fn a_file_of_unknown_kind_is_named() {
     assert!(!err.contains("malformed SFEN"), "{err}");
 }
 
+/// A KIF file of several records (a pack's `problems.kif`) is refused with the count and a
+/// pointer to `tsume verify`, instead of the first record solved silently.
+#[test]
+fn a_kif_file_of_several_records_is_refused() {
+    let kif = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/starter/problems.kif");
+    let o = tsume(&["solve", kif]);
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("135 KIF records"), "{err}");
+    assert!(err.contains("tsume verify"), "{err}");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
 /// A mistyped file name, a directory or `-` (standard input) is named as what it is, with
 /// what `solve` reads, instead of "malformed SFEN" (exit 2).
 #[test]
