@@ -50,7 +50,7 @@ enum Command {
         /// or `-` for stdin.
         input: String,
         /// Nodes per sub-search; a search that runs out makes the verdict "unproven".
-        #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 2_000_000, value_parser = at_least_one, allow_negative_numbers = true)]
         budget: u64,
         /// Transposition tables per problem in MiB.
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536), allow_negative_numbers = true)]
@@ -289,6 +289,16 @@ impl std::fmt::Display for BadTimeLimit {
 }
 
 /// Checks `--time-limit`: a positive number of seconds, at most [`MAX_TIME_LIMIT`].
+/// A count of nodes that must be at least 1 (clap's own range message would print the
+/// largest `u64`).
+pub(crate) fn at_least_one(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, BadTimeLimit> {
     match seconds {
         Some(t) if !(t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT) => Err(BadTimeLimit(t)),

@@ -52,7 +52,7 @@ pub struct SolveArgs {
     time_limit: Option<f64>,
     /// Stop after this many nodes (answer: the best mate found so far, or unknown); with
     /// --threads, each thread's (the nodes shown are all threads').
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::at_least_one)]
     nodes: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long)]

@@ -379,6 +379,15 @@ fn a_negative_number_is_an_invalid_value_of_its_option() {
         );
         assert!(!err.contains("-- "), "{args:?}: {err}");
     }
+    // Zero nodes is refused like a zero --time-limit, saying so plainly.
+    for args in [
+        vec!["solve", MATE3, "--nodes", "0"],
+        vec!["verify", "pack.jsonl", "--budget", "0"],
+    ] {
+        let o = tsume(&args);
+        assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{args:?}");
+        assert!(stderr(&o).contains("must be at least 1"), "{}", stderr(&o));
+    }
     // A negative --time-limit reaches the command's own check.
     let o = tsume(&["solve", MATE3, "--time-limit", "-1"]);
     assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));

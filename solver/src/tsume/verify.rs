@@ -9,6 +9,7 @@ use super::{
     best_play_length, best_play_line, final_alternatives, hand_after_line, line_value, tsume_value,
     Evaluator, Tables, TieBreak,
 };
+use crate::color::Color;
 use crate::dfpn::table::Table;
 use crate::dfpn::{self, Limits, Unsettled};
 use crate::movegen::{self, CheckInfo};
@@ -75,7 +76,8 @@ fn check_setup(setup: &Setup) -> Result<Position, Flaw> {
         return Err(Flaw::SetUp(format!(
             "the defender's hand is not the rest of the set (missing {}: \
              --fill-defender-hand gives it the rest)",
-            missing.to_sfen(true)
+            // In the defender's case, as the SFEN hand the fill would write.
+            missing.to_sfen(defender == Color::Black)
         )));
     }
     Ok(pos)
