@@ -288,7 +288,6 @@ impl std::fmt::Display for BadTimeLimit {
     }
 }
 
-/// Checks `--time-limit`: a positive number of seconds, at most [`MAX_TIME_LIMIT`].
 /// A count of nodes that must be at least 1 (clap's own range message would print the
 /// largest `u64`).
 pub(crate) fn at_least_one(text: &str) -> Result<u64, String> {
@@ -299,6 +298,7 @@ pub(crate) fn at_least_one(text: &str) -> Result<u64, String> {
     }
 }
 
+/// Checks `--time-limit`: a positive number of seconds, at most [`MAX_TIME_LIMIT`].
 pub(crate) fn parse_time_limit(seconds: Option<f64>) -> Result<Option<Duration>, BadTimeLimit> {
     match seconds {
         Some(t) if !(t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT) => Err(BadTimeLimit(t)),

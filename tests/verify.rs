@@ -171,8 +171,7 @@ fn a_saturated_sum_does_not_stall_the_search() {
 /// misses nothing); the summary counts in the singular where there is one.
 #[test]
 fn verify_json_names_unreadable_lines_in_their_places() {
-    let dir = std::env::temp_dir().join(format!("tsume-verify-unreadable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("unreadable");
     let mixed = dir.join("mixed.txt");
     std::fs::write(
         &mixed,
@@ -193,12 +192,12 @@ fn verify_json_names_unreadable_lines_in_their_places() {
         err.contains("1 problem: 1 sound, 0 flawed, 0 unproven, 2 unreadable lines"),
         "{err}"
     );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn verify_exit_codes_and_json() {
-    let dir = std::env::temp_dir().join(format!("tsume-verify-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("exit-codes");
     let sound = dir.join("sound.txt");
     std::fs::write(
         &sound,
@@ -261,8 +260,7 @@ fn verify_reads_every_line_it_can() {
     // A BOM before line 1, a line that is not UTF-8, and unknown text after an SFEN (a
     // misspelt `moves`, with a wrong solution): each bad line is bad input for itself
     // only, and the others are verified.
-    let dir = std::env::temp_dir().join(format!("tsume-verify-lines-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("lines");
     let path = dir.join("mixed.txt");
     let sound = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
     let mut bytes = "\u{feff}".as_bytes().to_vec();
@@ -298,6 +296,14 @@ fn verify_reads_every_line_it_can() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A fresh directory for one test's files (`name` tells the tests apart, the process id
+/// the runs).
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tsume-verify-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// The JSON verdicts of `tsume verify --json <args…>`, one per problem, and its exit code.
 fn json_verdicts(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>, String) {
     let mut all = vec!["verify", "--json"];
@@ -327,8 +333,7 @@ fn verdict_fields(v: &serde_json::Value) -> serde_json::Value {
 fn verify_reads_single_kif_and_csa_problems() {
     // The reference: the same problem and claimed solutions as SFEN lines.
     let sfen = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
-    let dir = std::env::temp_dir().join(format!("tsume-verify-kif-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("kif");
     let reference = dir.join("reference.sfen");
     std::fs::write(
         &reference,
@@ -430,8 +435,7 @@ fn a_malformed_kif_record_is_reported_and_the_others_are_verified() {
             }
         })
         .collect();
-    let dir = std::env::temp_dir().join(format!("tsume-verify-bad-kif-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("bad-kif");
     let kif = dir.join("problems.kif");
     std::fs::write(&kif, format!("{}{broken}{}", records[0].1, records[2].1)).unwrap();
     let sfen = dir.join("pack.sfen");

@@ -189,12 +189,12 @@ impl Search<'_> {
         if self.limits.deadline.is_some_and(|d| now >= d) {
             self.stopped = Some(Stop::Time);
         }
-        let others = self.other_threads_nodes();
+        self.tell_nodes();
         if now >= self.next_report {
             self.next_report = now + REPORT_PERIOD;
             if let Some(f) = &self.limits.on_progress {
                 f(&Progress {
-                    nodes: self.nodes + others,
+                    nodes: self.nodes + self.other_threads_nodes(),
                     elapsed: now - self.start,
                     hashfull: self.table.hashfull(),
                 });

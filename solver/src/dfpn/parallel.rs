@@ -155,17 +155,20 @@ pub(super) enum NodeTally {
 }
 
 impl Search<'_> {
-    /// The nodes searched so far by the other threads of this parallel search, as far as
-    /// they have told; a helper tells its own here.
-    pub(super) fn other_threads_nodes(&mut self) -> u64 {
-        match &mut self.tally {
-            None => 0,
+    /// A helper adds the nodes it searched since it last told to the shared count.
+    pub(super) fn tell_nodes(&mut self) {
+        if let Some(NodeTally::Adds { to, told }) = &mut self.tally {
+            to.fetch_add(self.nodes - *told, Relaxed);
+            *told = self.nodes;
+        }
+    }
+
+    /// The nodes the other threads of this parallel search have told so far (0 alone and
+    /// on a helper).
+    pub(super) fn other_threads_nodes(&self) -> u64 {
+        match &self.tally {
             Some(NodeTally::Reads(count)) => count.load(Relaxed),
-            Some(NodeTally::Adds { to, told }) => {
-                to.fetch_add(self.nodes - *told, Relaxed);
-                *told = self.nodes;
-                0
-            }
+            _ => 0,
         }
     }
 }
