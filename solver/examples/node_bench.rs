@@ -88,7 +88,7 @@ fn first_mate(pos: &Position, limits: &Limits, table: &mut Table) -> (String, u6
             limits.clone(),
             Defences::All,
         );
-        let r = search.solve_current(dfpn::MAX_LENGTH);
+        let r = search.solve_first();
         let len = match r.kind() {
             Kind::Proven => r.len.to_string(),
             Kind::Disproven => "nomate".into(),

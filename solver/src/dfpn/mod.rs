@@ -372,7 +372,7 @@ pub(crate) fn first_mate(
     let mut root = pos.clone();
     root.clear_history();
     let mut search = Search::with_rules(table, root, attacker, limits.clone(), Defences::All);
-    let r = search.solve_current(MAX_LENGTH);
+    let r = search.solve_first();
     let (length, line) = match r.kind() {
         Kind::Proven => (
             Ok(Some(r.length())),
@@ -439,7 +439,7 @@ fn solve_search(
     proofs: &mut Vec<(Plies, u64)>,
     recorder: &mut Recorder,
 ) -> Outcome {
-    let r = search.solve_current(MAX_LENGTH);
+    let r = search.solve_first();
     let mut len = match r.kind() {
         Kind::Unknown => return Outcome::Unknown(search.unsettled()),
         Kind::Disproven => return Outcome::NoMate,

@@ -44,8 +44,9 @@
 //! on the whole. So every other helper thread chains in unbounded searches too
 //! ([`Search::chains_unbounded`]): two threads then find a first mate about as soon as the
 //! better of the two orders would, and share it through the table (benches/RESULTS.md
-//! §26c). Chaining changes only the order and the counting of the children, never a
-//! node's value, so the answer stays exact.
+//! §26c). One thread alone alternates the two orders in slices of growing size
+//! ([`Search::solve_first`]). Chaining changes only the order and the counting of the
+//! children, never a node's value, so the answer stays exact.
 //!
 //! A search starts alone and brings the other threads in only after [`WARM_UP_NODES`]
 //! nodes: most of the many small searches of the tsume evaluator and of `tsume verify` end
@@ -539,6 +540,40 @@ mod tests {
         // mate (the diagram's first mates are both its 21-ply solution).
         assert_eq!(first_mate_alone(false), (Kind::Proven, 21, 16_831));
         assert_eq!(first_mate_alone(true), (Kind::Proven, 21, 10_765));
+    }
+
+    /// One thread alternates the two orders in slices (`Search::solve_first`): the same
+    /// mate, in another number of nodes than either order alone (an anchor); the order and
+    /// the node limit are given back; a node limit inside a slice stops it there.
+    #[test]
+    fn one_thread_alternates_the_orders_of_the_first_search_in_slices() {
+        let table = Table::new(16);
+        let pos = crate::Position::from_sfen(
+            "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1",
+        )
+        .expect("sfen");
+        let mut search = Search::new(&table, pos.clone(), Limits::default());
+        let r = super::super::on_search_thread(|| search.solve_first_in_slices(2_000, 2));
+        assert_eq!((r.kind(), r.len), (Kind::Proven, 21));
+        // 2,000 unchained, 4,000 chained, then unchained again: neither order's count
+        // (16,831 and 10,765, see the test above).
+        assert_eq!(search.nodes, 13_310);
+        assert_eq!(search.limits.node_limit, None);
+        assert!(!search.chains(UNLIMITED) && search.stopped.is_none());
+
+        let table = Table::new(16);
+        let limits = Limits {
+            node_limit: Some(5_000),
+            ..Limits::default()
+        };
+        let mut search = Search::new(&table, pos, limits);
+        let r = super::super::on_search_thread(|| search.solve_first_in_slices(2_000, 2));
+        assert_eq!(r.kind(), Kind::Unknown);
+        // Stopped inside the second slice (nodes 2,000 to 6,000) at the limit, give or take
+        // the nodes counted while unwinding, and no slice after it.
+        assert_eq!(search.stopped, Some(Stop::Nodes));
+        assert!((5_000..5_100).contains(&search.nodes), "{}", search.nodes);
+        assert_eq!(search.limits.node_limit, Some(5_000));
     }
 
     #[test]

@@ -48,6 +48,14 @@ pub(super) const MAX_FINITE: u32 = INF - 1;
 /// why the recursion keeps raw budgets).
 pub const UNLIMITED: u16 = Plies::UNLIMITED.get();
 
+/// Nodes of the first, unchained slice of [`Search::solve_first`] at one thread. Smaller
+/// first slices lost problems the unchained order finds soon after (benches/RESULTS.md
+/// §29c: with 1 M, 将棋図巧 No. 89).
+pub const FIRST_SLICE_NODES: u64 = 2_000_000;
+
+/// How many times longer each slice of [`Search::solve_first`] is than the one before.
+pub const SLICE_GROWTH: u64 = 2;
+
 /// Whether a node looks every child up in the table before it evaluates any: then a child
 /// the table settles (a proven check, a refuting evasion) costs no evaluation of the
 /// children before it. Only in unlimited searches: in the bounded ones the different
@@ -314,6 +322,49 @@ impl<'t> Search<'t> {
                 return r;
             }
         }
+    }
+
+    /// Searches the current position for a mate at any length (the first mate of a solve).
+    ///
+    /// The heavy tails of an unbounded search depend on the order of the children more
+    /// than on anything else, and the unchained order and the chained one (the bounded
+    /// searches' order: non-promotions and later drops on a square wait for the others)
+    /// fail on different problems (benches/RESULTS.md §26c).
+    /// So one thread alternates them from one table, in slices of growing size: first
+    /// [`FIRST_SLICE_NODES`] nodes unchained, then [`SLICE_GROWTH`] times as many chained,
+    /// and so on; each slice goes on from the numbers the earlier ones stored. Several
+    /// threads already split the two orders between them, so they search as
+    /// [`Search::solve_current`] does. The order never changes a node's value, so the
+    /// answer is exact either way.
+    pub fn solve_first(&mut self) -> NodeResult {
+        if self.limits.threads > 1 {
+            return self.solve_current(Plies::UNLIMITED);
+        }
+        self.solve_first_in_slices(FIRST_SLICE_NODES, SLICE_GROWTH)
+    }
+
+    /// [`Search::solve_first`] at one thread, the first slice `first` nodes long, each
+    /// next one `growth` times longer.
+    pub(super) fn solve_first_in_slices(&mut self, first: u64, growth: u64) -> NodeResult {
+        let limit = self.limits.node_limit;
+        let chains_unbounded = self.chains_unbounded;
+        let mut slice = first;
+        let r = loop {
+            let end = self.nodes.saturating_add(slice);
+            self.limits.node_limit = Some(limit.map_or(end, |l| l.min(end)));
+            let r = self.solve_current_alone(UNLIMITED);
+            let slice_ended =
+                self.stopped == Some(Stop::Nodes) && self.nodes < limit.unwrap_or(u64::MAX);
+            if r.kind() != Kind::Unknown || !slice_ended {
+                break r;
+            }
+            self.stopped = None;
+            self.chains_unbounded = !self.chains_unbounded;
+            slice = slice.saturating_mul(growth);
+        };
+        self.limits.node_limit = limit;
+        self.chains_unbounded = chains_unbounded;
+        r
     }
 
     /// Stores a proof of the node `key` (proof hand `proof`, mate in `len`) and returns it.
