@@ -354,7 +354,7 @@ impl<'t> Search<'t> {
             self.limits.node_limit = Some(limit.map_or(end, |l| l.min(end)));
             let r = self.solve_current_alone(UNLIMITED);
             let slice_ended =
-                self.stopped == Some(Stop::Nodes) && self.nodes < limit.unwrap_or(u64::MAX);
+                self.stopped == Some(Stop::Nodes) && limit.is_none_or(|l| self.nodes < l);
             if r.kind() != Kind::Unknown || !slice_ended {
                 break r;
             }
