@@ -58,12 +58,11 @@ use crate::position::Position;
 pub type Eval<T> = Result<T, Unsettled>;
 
 /// The raw game's search in [`Evaluator::bounds`] stops after this many times the nodes of
-/// the lower-bound game's proof of the same question, plus [`RAW_CAP_MIN`]. The minimum is
-/// large because that proof often comes from the table in a few nodes while the raw game
-/// still has a real search to do (煙詰's root: 290 k nodes; with a minimum of 1,000 the
-/// expansions that replaced it cost 9 M).
+/// the lower-bound game's proof of the same question, plus [`RAW_CAP_MIN`]. Where it
+/// settles "yes" it mostly does so from its table in a few nodes; where it fails a useless
+/// interposition stands in the way, and every node spent is lost (benches/RESULTS.md §31a).
 const RAW_CAP_FACTOR: u64 = 4;
-const RAW_CAP_MIN: u64 = 100_000;
+const RAW_CAP_MIN: u64 = 1_000;
 
 /// A defender node splits its defences' questions among spare threads only when the
 /// bounding games spent at least this many nodes on it (smaller questions end before a
