@@ -367,8 +367,8 @@ enum ValueBound {
 /// A lower-bound proof that takes more than the evaluator's nodes so far divided by this
 /// (and more than [`STALL_MIN_NODES`]) has stalled: the tsume question is asked at the
 /// lower-bound game's shortest mate so far before it goes on.
-const STALL_DIVISOR: u64 = 2;
-const STALL_MIN_NODES: u64 = 1_000_000;
+const STALL_DIVISOR: u64 = 8;
+const STALL_MIN_NODES: u64 = 100_000;
 
 /// The tsume value of the attacker-to-move `pos`, known to be mate within `upper` plies
 /// (its raw length): its length under best play, a line that ends with pieces left over
