@@ -93,7 +93,7 @@ fn places_in_message(e: &ParsePositionError) -> Vec<String> {
                 vec![format!("rank {rank}"), format!("column {column}")]
             }
             SfenError::BadHand { column, .. } => vec![format!("column {column}")],
-            SfenError::FieldCount { found } | SfenError::RankCount { found } => {
+            SfenError::FieldCount { found, .. } | SfenError::RankCount { found } => {
                 vec![found.to_string()]
             }
             SfenError::BadSide { found } | SfenError::BadMoveNumber { found } => {

@@ -37,13 +37,15 @@ fn setup_hand(setup: &Setup, color: Color) -> Hand {
     h
 }
 
-/// Piece counts, promoted pieces with their base kind, hands included.
+/// Piece counts, promoted pieces with their base kind, hands included. Kings are counted
+/// per side by [`check_placement`] (a third king is a second one of some side, and that
+/// is the clearer message).
 fn check_piece_counts(setup: &Setup, validation: Validation) -> Result<(), PositionError> {
-    for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook, King] {
+    for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook] {
         let count = setup.count(kind);
         let max = match validation {
             // What a hand field can hold; board counts beyond it cannot reach a hand.
-            Validation::AllowExtraPieces if kind != King => Hand::capacity(kind),
+            Validation::AllowExtraPieces => Hand::capacity(kind),
             _ => kind.full_set_count(),
         };
         if count > max as u32 {

@@ -42,6 +42,9 @@ pub enum SfenError {
     FieldCount {
         /// The number of fields found.
         found: usize,
+        /// The fields after the fourth, as written (empty with fewer than five): most often
+        /// a problem file's length label or comment, copied with the SFEN.
+        after: String,
     },
     /// The board has a number of `/`-separated ranks other than 9.
     RankCount {
@@ -106,10 +109,16 @@ impl fmt::Display for SfenError {
         use SfenError::*;
         match self {
             Empty => write!(f, "empty SFEN"),
-            FieldCount { found } => write!(
-                f,
-                "an SFEN has 3 or 4 fields (board, side, hand[, move number]), found {found}"
-            ),
+            FieldCount { found, after } => {
+                write!(
+                    f,
+                    "an SFEN has 3 or 4 fields (board, side, hand[, move number]), found {found}"
+                )?;
+                if !after.is_empty() {
+                    write!(f, ": {after:?} follows the move number")?;
+                }
+                Ok(())
+            }
             RankCount { found } => write!(
                 f,
                 "the board must have 9 ranks separated by '/', found {found}"
@@ -190,6 +199,7 @@ impl Setup {
         if !(3..=4).contains(&fields.len()) {
             return Err(SfenError::FieldCount {
                 found: fields.len(),
+                after: fields.get(4..).map(|f| f.join(" ")).unwrap_or_default(),
             });
         }
         let mut setup = Setup::empty();
@@ -565,8 +575,19 @@ mod tests {
         ));
         assert!(matches!(
             Setup::from_sfen("9/9/9/9/9/9/9/9/9"),
-            Err(SfenError::FieldCount { found: 1 })
+            Err(SfenError::FieldCount { found: 1, .. })
         ));
+        let extra = Setup::from_sfen("9/9/9/9/9/9/9/9/9 b - 1 75 # No. 90").unwrap_err();
+        assert_eq!(
+            extra,
+            SfenError::FieldCount {
+                found: 8,
+                after: "75 # No. 90".to_string()
+            }
+        );
+        assert!(extra
+            .to_string()
+            .ends_with("found 8: \"75 # No. 90\" follows the move number"));
         assert_eq!(Setup::from_sfen("   "), Err(SfenError::Empty));
     }
 

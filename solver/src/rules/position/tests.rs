@@ -52,6 +52,14 @@ fn validation_errors() {
         ("4k4/9/9/9/9/9/9/9/4l4 b - 1", |e| {
             matches!(e, PositionError::DeadPiece { .. })
         }),
+        ("4k4/9/4P4/9/9/9/9/9/K3K4 b G 1", |e| {
+            matches!(
+                e,
+                PositionError::TwoKings {
+                    color: Color::Black
+                }
+            )
+        }),
         ("4k3k/9/9/9/9/9/9/9/9 b - 1", |e| {
             matches!(
                 e,
