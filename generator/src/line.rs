@@ -91,7 +91,8 @@ pub fn parse(text: &str) -> Result<Option<ProblemLine>, LineError> {
 }
 
 /// Reads an SFEN line: `<sfen> [<label>] [moves m1 m2 …] [# comment]`, the SFEN optionally
-/// `startpos` or prefixed with `sfen`, the label a number (a data set's). `Ok(None)` for
+/// `startpos` or prefixed with `sfen`, the label a data set's length label (see
+/// [`is_length_label`]; not read). `Ok(None)` for
 /// blank and `#` comment lines; any other text after the SFEN is an error (a misspelt
 /// `moves` would otherwise drop the claimed solution).
 pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
@@ -115,9 +116,10 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
     };
     let take = position.len().min(fields);
     let extra = &position[take..];
-    if !(extra.is_empty() || extra.len() == 1 && extra[0].bytes().all(|b| b.is_ascii_digit())) {
+    if !(extra.is_empty() || extra.len() == 1 && is_length_label(extra[0])) {
         return Err(LineError::new(format!(
-            "unexpected text after the SFEN: {:?} (only a numeric label and `moves …` may follow it)",
+            "unexpected text after the SFEN: {:?} (only a length label — a number, `?`, \
+             `nomate`, `nomateN` or `>=N` — and `moves …` may follow it)",
             extra.join(" ")
         )));
     }
@@ -131,6 +133,19 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
         grade: None,
         themes: None,
     }))
+}
+
+/// Whether `word` is a data set's length label, ignored here: a length in plies, `?`
+/// (unknown), `nomate`, `nomateN` (no mate within N) or `>=N` (the line format of
+/// `benches/data/README.md`).
+fn is_length_label(word: &str) -> bool {
+    let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    number(word)
+        || word == "?"
+        || word
+            .strip_prefix("nomate")
+            .is_some_and(|n| n.is_empty() || number(n))
+        || word.strip_prefix(">=").is_some_and(number)
 }
 
 fn parse_setup(sfen: &str) -> Result<Setup, LineError> {
@@ -446,6 +461,16 @@ mod tests {
         assert!(e
             .message
             .contains("unexpected text after the SFEN: \"movez 9i9a\""));
+        // The length labels of the repository's data sets (benches/data/README.md).
+        for label in ["?", "nomate", "nomate15", ">=21", "75"] {
+            let p = parse(&format!("{MATE3} {label} # zuko006"))
+                .unwrap()
+                .unwrap();
+            assert_eq!(p.setup.to_string(), MATE3, "{label}");
+        }
+        for label in ["nomatex", ">=", "??", "-3"] {
+            assert!(parse(&format!("{MATE3} {label}")).is_err(), "{label}");
+        }
         assert!(parse("9/9 b - 1")
             .unwrap_err()
             .message
