@@ -181,6 +181,21 @@ impl std::fmt::Display for NotAGui {
     }
 }
 
+/// A hint for the commonest command-line slip: an SFEN given unquoted, its side to move
+/// (`b` or `w`) then read as an argument of its own.
+fn unquoted_sfen_hint(e: &clap::Error) -> Option<&'static str> {
+    use clap::error::{ContextKind, ContextValue};
+    if e.kind() != clap::error::ErrorKind::UnknownArgument {
+        return None;
+    }
+    match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) if arg == "b" || arg == "w" => {
+            Some("hint: an SFEN has spaces: quote it, as in tsume solve \"<board> b <hands> 1\"")
+        }
+        _ => None,
+    }
+}
+
 fn main() -> ExitCode {
     match started_by_a_gui() {
         None => {}
@@ -205,6 +220,9 @@ fn main() -> ExitCode {
                 exit::SUCCESS
             };
             let _ = e.print();
+            if let Some(hint) = unquoted_sfen_hint(&e) {
+                eprintln!("{hint}");
+            }
             return ExitCode::from(code);
         }
     };

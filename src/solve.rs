@@ -79,12 +79,19 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if args.variations && args.rules != Rules::Tsume {
         return bad_input("--variations needs --rules tsume");
     }
-    let (pos, defender_to_move) = match read_position(&args) {
-        Ok(p) => p,
-        Err(e) => return bad_input(e),
-    };
+    if args.variations && args.output != input::Output::Text {
+        return bad_input(
+            "--variations is for the text and JSON answers: a KIF or CSA record holds the \
+             line only",
+        );
+    }
+    // Options first: a bad one is told before any note about the position.
     let time_limit = match parse_time_limit(args.time_limit) {
         Ok(t) => t,
+        Err(e) => return bad_input(e),
+    };
+    let (pos, defender_to_move) = match read_position(&args) {
+        Ok(p) => p,
         Err(e) => return bad_input(e),
     };
     note_threads(args.threads);
@@ -183,6 +190,9 @@ fn defender_to_move(pos: &Position, moves_played: usize) -> Result<bool, Positio
             })
         }
         Root::NotAProblem(_) if !pos.in_check() => Err(PositionInputError::NoKing),
+        Root::NotAProblem(why) if moves_played > 0 => {
+            Err(PositionInputError::NotAProblemAfterMoves { why, moves_played })
+        }
         Root::NotAProblem(why) => Err(PositionInputError::NotAProblem(why)),
     }
 }
@@ -202,6 +212,12 @@ enum PositionInputError {
     NoKing,
     /// Not a mate problem for either side (why, from [`tsume_solver::usi::root`]).
     NotAProblem(&'static str),
+    /// Not a mate problem after the `moves_played` moves given (a line of a pack, whose
+    /// `moves` are its solution, read as moves to play first).
+    NotAProblemAfterMoves {
+        why: &'static str,
+        moves_played: usize,
+    },
     /// `--variations` with the defender to move.
     VariationsForDefender,
 }
@@ -230,6 +246,13 @@ impl std::fmt::Display for PositionInputError {
                 f.write_str("the defender (the side not to move) has no king to mate")
             }
             PositionInputError::NotAProblem(why) => write!(f, "not a mate problem: {why}"),
+            PositionInputError::NotAProblemAfterMoves { why, moves_played } => write!(
+                f,
+                "not a mate problem after the {moves_played} move{} given: {why} (`moves …` \
+                 are played before the solve; to solve a pack line's problem give its SFEN \
+                 alone, or check the line with `tsume verify`)",
+                if *moves_played == 1 { "" } else { "s" },
+            ),
             PositionInputError::VariationsForDefender => f.write_str(
                 "--variations needs the attacker to move: here the side to move is in check \
                  and defends (solve the position after its defence for the variations)",

@@ -607,3 +607,48 @@ fn solve_with_the_defender_to_move_answers_no_mate_when_it_escapes() {
         );
     }
 }
+
+/// What a newcomer slips on gets a message that says what to do (a trial run as a new
+/// user, 2026-12-04): a line copied from a data set, an SFEN without quotes, a pack line
+/// whose `moves` are its solution, options that cannot go together, two kings of a side,
+/// and a bad option told before any note about the position.
+#[test]
+fn newcomer_slips_are_told_what_to_do() {
+    let zuko090 = "3B1glk1/+Pp2Pp1l1/1S3+RP1s/2s2+B3/S6N1/2pl3p1/2+p6/2G6/+RG3P1Pg b L3n8p 1";
+    assert_bad_input(
+        &["solve", &format!("{zuko090} 75 # zuko090")],
+        &["found 7", "\"75 # zuko090\" follows the move number"],
+    );
+    let mut unquoted = vec!["solve"];
+    unquoted.extend(zuko090.split(' '));
+    assert_bad_input(&unquoted, &["unexpected argument 'b'", "quote it"]);
+    assert_bad_input(
+        &[
+            "solve",
+            "5r3/4kB3/2S6/9/9/9/9/9/9 b Grb3g3s4n4l18p 1 moves G*5c 5b6a 7c6b+",
+        ],
+        &[
+            "after the 3 moves given",
+            "already checkmated",
+            "tsume verify",
+        ],
+    );
+    let mate3 = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+    for output in ["kif", "csa"] {
+        assert_bad_input(
+            &["solve", mate3, "--output", output, "--variations"],
+            &["--variations", "KIF or CSA"],
+        );
+    }
+    assert_bad_input(
+        &["solve", "4k4/9/4P4/9/9/9/9/9/K3K4 b G 1"],
+        &["more than one Black king"],
+    );
+    let o = tsume(&["solve", "4k4/9/9/9/9/9/9/9/9 b G 1", "--time-limit", "0"]);
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
+    assert!(
+        stderr(&o).starts_with("tsume: --time-limit"),
+        "the bad option first:\n{}",
+        stderr(&o)
+    );
+}
