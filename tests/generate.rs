@@ -733,3 +733,22 @@ fn a_second_run_on_a_busy_directory_exits_2() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--out` naming a file (the pack's `pack.jsonl`, say) is refused with a message that
+/// says `--out` is the pack's directory, and the file is left as it was.
+#[test]
+fn out_naming_a_file_is_refused() {
+    let dir = scratch("out-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pack.jsonl");
+    std::fs::write(&file, "kept\n").unwrap();
+    let o = tsume(&["generate", "--count", "1", "--out", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--out names the pack's directory"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(read(&file), "kept\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

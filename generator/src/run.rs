@@ -236,6 +236,13 @@ pub fn run(options: &Options, mut on_progress: impl FnMut(&Progress)) -> Result<
         )));
     }
     let version = env!("CARGO_PKG_VERSION").to_string();
+    if options.out.exists() && !options.out.is_dir() {
+        // `--out pack/pack.jsonl`: the pack is a directory of files.
+        return Err(PackError::Refused(format!(
+            "--out names the pack's directory, and {} is a file",
+            options.out.display()
+        )));
+    }
     std::fs::create_dir_all(&options.out).map_err(|e| PackError::io(&options.out, e))?;
     // Held until the run returns: two runs appending to one pack would interleave.
     let _lock = lock_dir(&options.out)?;
