@@ -691,7 +691,7 @@ fn the_defender_to_move_does_not_choose_a_useless_interposition_under_tsume_rule
         .split("line ")
         .nth(1)
         .unwrap()
-        .split('|')
+        .split(['|', ';'])
         .next()
         .unwrap()
         .split_whitespace()
