@@ -91,8 +91,8 @@ pub fn parse(text: &str) -> Result<Option<ProblemLine>, LineError> {
 }
 
 /// Reads an SFEN line: `<sfen> [<label>] [moves m1 m2 …] [# comment]`, the SFEN optionally
-/// `startpos` or prefixed with `sfen`, the label a data set's length label (see
-/// [`is_length_label`]; not read). `Ok(None)` for
+/// `startpos` or prefixed with `sfen`, the label a data set's length label (a number, `?`,
+/// `nomate`, `nomateN` or `>=N`; not read). `Ok(None)` for
 /// blank and `#` comment lines; any other text after the SFEN is an error (a misspelt
 /// `moves` would otherwise drop the claimed solution).
 pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
