@@ -54,6 +54,8 @@ use crate::moves::{Move, MoveList};
 use crate::plies::Plies;
 use crate::position::Position;
 
+use super::phases::{self, Asker, Bound};
+
 /// A value, or why it is not known (the limit that stopped the search, most often).
 pub type Eval<T> = Result<T, Unsettled>;
 
@@ -291,26 +293,49 @@ impl<'t> Evaluator<'t> {
             return Ok(None);
         }
         let before = self.nodes;
-        if let (Kind::Disproven, _) = self.dfpn(pos, Plies::of_value(r + 2), Defences::Tsume)? {
+        if let (Kind::Disproven, _) = self.bounding(Bound::PlainWider, pos, r + 2, None)? {
             return Ok(Some(false));
         }
-        if r > 0 && self.dfpn(pos, Plies::of_value(r), Defences::Tsume)?.0 != Kind::Disproven {
+        if r > 0 && self.bounding(Bound::Plain, pos, r, None)?.0 != Kind::Disproven {
             // The raw game settles "yes" by a proof about as big as the lower-bound game's
             // just found, unless a useless interposition stands in the way: then it would
             // only disprove, at great cost, what the expansion decides anyway.
             let cap = RAW_CAP_FACTOR * (self.nodes - before) + RAW_CAP_MIN;
-            match self.dfpn_capped(pos, Plies::of_value(r), Defences::All, Some(cap))? {
+            match self.bounding(Bound::Raw, pos, r, Some(cap))? {
                 (Kind::Proven, _) => return Ok(Some(true)),
                 // No mate at any length.
                 (Kind::Disproven, len) if len == Plies::new(NO_MATE) => return Ok(Some(false)),
                 _ => {}
             }
-        } else if let (Kind::Disproven, _) =
-            self.dfpn(pos, Plies::of_value(r + 2), Defences::TsumeTwoPly)?
-        {
+        } else if let (Kind::Disproven, _) = self.bounding(Bound::TwoPly, pos, r + 2, None)? {
             return Ok(Some(false));
         }
         Ok(None)
+    }
+
+    /// One search of [`Evaluator::bounds`]: `kind`'s game within `plies`, given up after
+    /// `cap` nodes if one is given (counted by kind with the feature `stats`).
+    fn bounding(
+        &mut self,
+        kind: Bound,
+        pos: &Position,
+        plies: i32,
+        cap: Option<u64>,
+    ) -> Eval<(Kind, Plies)> {
+        let defences = match kind {
+            Bound::PlainWider | Bound::Plain => Defences::Tsume,
+            Bound::Raw => Defences::All,
+            Bound::TwoPly => Defences::TsumeTwoPly,
+        };
+        let before = self.nodes;
+        let result = self.dfpn_capped(pos, Plies::of_value(plies), defences, cap)?;
+        let settles = match kind {
+            Bound::Plain => result.0 == Kind::Proven,
+            Bound::Raw => result.0 != Kind::Unknown,
+            Bound::PlainWider | Bound::TwoPly => result.0 == Kind::Disproven,
+        };
+        phases::bound(kind, self.nodes - before, settles);
+        Ok(result)
     }
 
     /// The value of a mated defender node: 0, or −2 when the attacker has pieces left over
@@ -578,6 +603,7 @@ impl<'t> Evaluator<'t> {
         }
         let d = pos.last_move().expect("the interposition was played");
         pos.undo_move();
+        let _asker = phases::asked_by(Asker::OtherDefences);
         let mut result = Ok(false);
         for &o in defences {
             pos.do_move(o);
@@ -607,6 +633,7 @@ impl<'t> Evaluator<'t> {
         s: crate::square::Square,
         r: i32,
     ) -> Eval<bool> {
+        let _asker = phases::asked_by(Asker::CaptureAndMate);
         let mut checks = MoveList::new();
         movegen::generate_checks(pos, &mut checks);
         for &c in checks.iter().filter(|m| m.to() == s) {

@@ -7,6 +7,7 @@
 //! - [`verify`]: soundness of a problem (exact length, 変長, 駒余り, 余詰, 不要駒).
 
 pub mod evaluator;
+mod phases;
 pub mod verify;
 
 use std::collections::HashSet;
@@ -277,6 +278,20 @@ impl Run<'_> {
             cap,
             |len, line, n| recorder.mate(len, line, Rules::Raw, first.nodes + n),
         );
+        phases::step(
+            format_args!("raw first mate {upper}"),
+            first.nodes,
+            0,
+            false,
+            false,
+        );
+        phases::step(
+            format_args!("raw shortenings: {shortened:?}"),
+            first.nodes + shortening_nodes,
+            first.nodes,
+            false,
+            false,
+        );
         match shortened {
             Ok(upper) => self.evaluate(tables, upper, first.nodes, shortening_nodes),
             Err(stop) => Found::ended(Outcome::Unknown(stop), shortening_nodes),
@@ -303,6 +318,7 @@ impl Run<'_> {
         let Tables { raw, lower_bound } = tables;
         let mut ev = Evaluator::new(raw, lower_bound, self.attacker, limits);
         ev.on_progress = self.phase_progress(before);
+        phases::evaluator_starts(before);
         let mut root = self.pos.clone();
         root.clear_history();
         let recorder = &mut self.recorder;
@@ -323,7 +339,16 @@ impl Run<'_> {
         let mut tie_break = TieBreak::exhaustive();
         let line = tsume_value_reporting(&mut ev, &mut root, upper.value(), &mut on_bound)
             .and_then(|value| {
-                best_play_line(&mut ev, &mut root, value, &mut tie_break).map(|l| (value, l))
+                let at_value = ev.nodes;
+                let line = best_play_line(&mut ev, &mut root, value, &mut tie_break);
+                phases::step(
+                    format_args!("best-play line of value {value}"),
+                    ev.nodes,
+                    at_value,
+                    true,
+                    true,
+                );
+                line.map(|l| (value, l))
             });
         let nodes = |ev: &Evaluator| shortening_nodes + ev.nodes;
         let (value, line) = match line {
@@ -398,11 +423,19 @@ fn tsume_value_reporting(
     // useless interpositions, with pieces left over (−2).
     let mut r = least.max(if attacker_to_move { -1 } else { -2 });
     while r < upper {
+        let before = ev.nodes;
         let mate = if attacker_to_move {
             ev.mate_or(pos, r)?
         } else {
             ev.mate_and(pos, r)?
         };
+        phases::step(
+            format_args!("value: tsume mate within {r}? {mate}"),
+            ev.nodes,
+            before,
+            true,
+            true,
+        );
         if mate {
             return Ok(r);
         }
@@ -428,7 +461,15 @@ fn lower_bound_game(
     mut upper: i32,
     on_bound: &mut dyn FnMut(&mut Evaluator, &mut Position, ValueBound),
 ) -> Result<(i32, i32), Unsettled> {
-    let (Kind::Proven, mut shortest) = ev.lower_bound_mate(pos, upper - 2, None)? else {
+    let first = ev.lower_bound_mate(pos, upper - 2, None)?;
+    phases::step(
+        format_args!("lower-bound game within {}: {first:?}", upper - 2),
+        ev.nodes,
+        0,
+        true,
+        false,
+    );
+    let (Kind::Proven, mut shortest) = first else {
         return Ok((upper - 2, upper));
     };
     let attacker_to_move = pos.side_to_move() == ev.attacker;
@@ -436,16 +477,42 @@ fn lower_bound_game(
     loop {
         let ask = attacker_to_move && shortest < upper && asked_at != Some(shortest);
         let cap = ask.then(|| (ev.nodes / STALL_DIVISOR).max(STALL_MIN_NODES));
-        match ev.lower_bound_mate(pos, shortest - 2, cap)? {
+        let before = ev.nodes;
+        let answer = ev.lower_bound_mate(pos, shortest - 2, cap)?;
+        phases::step(
+            format_args!("lower-bound game within {}: {answer:?}", shortest - 2),
+            ev.nodes,
+            before,
+            true,
+            false,
+        );
+        match answer {
             (Kind::Proven, length) => shortest = length,
             (Kind::Disproven, _) => return Ok((shortest - 2, upper)),
             (Kind::Unknown, _) => {
                 asked_at = Some(shortest);
-                if !ev.mate_or(pos, shortest)? {
+                let before = ev.nodes;
+                let mate = ev.mate_or(pos, shortest)?;
+                phases::step(
+                    format_args!("stalled: tsume mate within {shortest}? {mate}"),
+                    ev.nodes,
+                    before,
+                    true,
+                    true,
+                );
+                if !mate {
                     return Ok((shortest + 2, upper));
                 }
                 upper = shortest;
+                let before = ev.nodes;
                 on_bound(ev, pos, ValueBound::AtMost(upper));
+                phases::step(
+                    format_args!("a tsume line within {upper} told"),
+                    ev.nodes,
+                    before,
+                    true,
+                    true,
+                );
             }
         }
     }

@@ -1,0 +1,216 @@
+//! Where a tsume solve's nodes go, step by step (feature `stats`, for measurement only;
+//! without it every function here is empty and compiles away).
+//!
+//! - Each step of the solve — the raw first mate and its shortenings, each question of the
+//!   lower-bound game, each value question, the best-play line — is printed on stderr as
+//!   `phase: <step>: <answer>, nodes <solve's so far> (+<the step's>)`.
+//! - The evaluator's bounding searches ([`Evaluator::bounds`](super::Evaluator)) are counted
+//!   by game and question ([`Bound`]), settled or not, and by what asked them ([`Asker`]):
+//!   the definition itself, or the two questions of the uselessness test. Each value step
+//!   prints the counts since the one before.
+//!
+//! Build: `cargo build --release --features tsume-solver/stats`, then `tsume solve "<sfen>"`.
+//! The counts are those of the thread that solves: measure at one thread (forks deciding
+//! defences side by side on other threads are not counted). `benches/RESULTS.md` §32 was
+//! measured with this.
+
+#[cfg(feature = "stats")]
+use std::cell::Cell;
+
+/// The evaluator's bounding searches of a question "mate within `r`?".
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Bound {
+    /// The plain lower-bound game within `r + 2` (its disproof says no).
+    PlainWider = 0,
+    /// The plain lower-bound game within `r`.
+    Plain = 1,
+    /// The raw game within `r`, capped (its proof says yes).
+    Raw = 2,
+    /// The two-ply lower-bound game, value `r` (its disproof says no).
+    TwoPly = 3,
+}
+
+/// What asked for a tsume question.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Asker {
+    /// The solve, or the definition's own recursion (a check, a defence).
+    #[cfg_attr(not(feature = "stats"), allow(dead_code))] // the default, set only by `stats`
+    Definition = 0,
+    /// The uselessness test: whether another defence needs the whole length.
+    OtherDefences = 1,
+    /// The uselessness test: the interposed piece captured and the mate without it.
+    CaptureAndMate = 2,
+}
+
+/// The counts of one thread (see the module doc).
+#[cfg(feature = "stats")]
+#[derive(Default)]
+struct Counts {
+    /// Nodes by [`Bound`], not settled (0) and settled (1).
+    nodes: [[u64; 2]; 4],
+    /// Searches, likewise.
+    calls: [[u64; 2]; 4],
+    /// Nodes by [`Asker`].
+    by_asker: [u64; 3],
+    /// Nodes of the solve before the evaluator started, added to its steps' counts.
+    evaluator_start: u64,
+}
+
+#[cfg(feature = "stats")]
+thread_local! {
+    static ASKER: Cell<Asker> = const { Cell::new(Asker::Definition) };
+    static COUNTS: std::cell::RefCell<Counts> = std::cell::RefCell::new(Counts::default());
+}
+
+/// Counts a bounding search of `nodes` nodes that settled the question or not.
+#[inline]
+pub(crate) fn bound(kind: Bound, nodes: u64, settled: bool) {
+    #[cfg(feature = "stats")]
+    {
+        let s = usize::from(settled);
+        let asker = ASKER.with(Cell::get) as usize;
+        COUNTS.with_borrow_mut(|c| {
+            c.nodes[kind as usize][s] += nodes;
+            c.calls[kind as usize][s] += 1;
+            c.by_asker[asker] += nodes;
+        });
+    }
+    #[cfg(not(feature = "stats"))]
+    let _ = (kind, nodes, settled);
+}
+
+/// Until it is dropped, the searches of this thread are counted as asked by `asker`.
+#[must_use]
+pub(crate) struct AskerGuard {
+    #[cfg(feature = "stats")]
+    outer: Asker,
+}
+
+/// Counts the searches of this thread as asked by `asker` until the guard is dropped.
+#[inline]
+pub(crate) fn asked_by(asker: Asker) -> AskerGuard {
+    #[cfg(feature = "stats")]
+    {
+        AskerGuard {
+            outer: ASKER.with(|a| a.replace(asker)),
+        }
+    }
+    #[cfg(not(feature = "stats"))]
+    {
+        let _ = asker;
+        AskerGuard {}
+    }
+}
+
+#[cfg(feature = "stats")]
+impl Drop for AskerGuard {
+    fn drop(&mut self) {
+        ASKER.with(|a| a.set(self.outer));
+    }
+}
+
+/// The evaluator starts after `nodes` nodes of the solve.
+#[inline]
+pub(crate) fn evaluator_starts(nodes: u64) {
+    #[cfg(feature = "stats")]
+    COUNTS.with_borrow_mut(|c| c.evaluator_start = nodes);
+    #[cfg(not(feature = "stats"))]
+    let _ = nodes;
+}
+
+/// Prints a step of the solve: `nodes` in all so far, `before` of them before the step
+/// (the solve's counts, or with `in_evaluator` the evaluator's, to which the nodes before
+/// it are added); with `counts`, the evaluator's searches since the last step that printed
+/// them.
+#[inline]
+pub(crate) fn step(
+    what: std::fmt::Arguments<'_>,
+    nodes: u64,
+    before: u64,
+    in_evaluator: bool,
+    counts: bool,
+) {
+    #[cfg(feature = "stats")]
+    {
+        let start = if in_evaluator {
+            COUNTS.with_borrow(|c| c.evaluator_start)
+        } else {
+            0
+        };
+        let mut line = format!(
+            "phase: {what}, nodes {} (+{})",
+            start + nodes,
+            nodes.saturating_sub(before)
+        );
+        if counts {
+            line += &take_counts();
+        }
+        eprintln!("{line}");
+    }
+    #[cfg(not(feature = "stats"))]
+    let _ = (what, nodes, before, in_evaluator, counts);
+}
+
+/// The counts since the last call, as text, and zeroed.
+#[cfg(feature = "stats")]
+fn take_counts() -> String {
+    COUNTS.with_borrow_mut(|c| {
+        let mut s = String::from("; searches (nodes/calls, settled | not):");
+        for (name, k) in [
+            ("plain r+2", Bound::PlainWider),
+            ("plain r", Bound::Plain),
+            ("raw", Bound::Raw),
+            ("two-ply", Bound::TwoPly),
+        ] {
+            let k = k as usize;
+            s += &format!(
+                " {name} {}/{} | {}/{};",
+                c.nodes[k][1], c.calls[k][1], c.nodes[k][0], c.calls[k][0]
+            );
+        }
+        let [definition, others, capture] = c.by_asker;
+        s += &format!(
+            " asked by the definition {definition}, other defences {others}, capture and \
+             mate {capture}"
+        );
+        c.nodes = Default::default();
+        c.calls = Default::default();
+        c.by_asker = Default::default();
+        s
+    })
+}
+
+#[cfg(all(test, feature = "stats"))]
+mod tests {
+    use super::*;
+
+    /// Searches are counted by kind, settled or not, and by the innermost asker, which a
+    /// guard restores when dropped; taking the counts zeroes them.
+    #[test]
+    fn searches_are_counted_by_kind_and_asker() {
+        let _ = take_counts();
+        bound(Bound::TwoPly, 40, false);
+        {
+            let _outer = asked_by(Asker::OtherDefences);
+            bound(Bound::Plain, 5, true);
+            {
+                let _inner = asked_by(Asker::CaptureAndMate);
+                bound(Bound::Raw, 7, true);
+            }
+            bound(Bound::PlainWider, 3, false);
+        }
+        bound(Bound::PlainWider, 11, true);
+        let counts = take_counts();
+        assert!(
+            counts.contains(
+                "plain r+2 11/1 | 3/1; plain r 5/1 | 0/0; raw 7/1 | 0/0; two-ply 0/0 | 40/1"
+            ),
+            "{counts}"
+        );
+        assert!(
+            counts.ends_with("asked by the definition 51, other defences 8, capture and mate 7"),
+            "{counts}"
+        );
+        assert!(take_counts().contains("plain r+2 0/0 | 0/0"));
+    }
+}
