@@ -273,7 +273,10 @@ fn bad_files_name_the_line() {
         kifu.replace("| 歩 ・ 歩 ・ 歩", "| 歩 ・ 歩 ・v玉"),
     )
     .unwrap();
-    assert_bad_file(&two_kings, &["line 4", "illegal position", "more than one White king"]);
+    assert_bad_file(
+        &two_kings,
+        &["line 4", "illegal position", "more than one White king"],
+    );
     let nifu = dir.join("nifu.kifu");
     std::fs::write(&nifu, kifu.replace("|v歩 ・ ・ ・ ・", "| 歩 ・ ・ ・ ・")).unwrap();
     assert_bad_file(&nifu, &["line 4", "nifu"]);
