@@ -196,6 +196,10 @@ fn print_summary(stats: &Stats, options: &Options) {
     }
     let accepted: usize = stats.accepted_per_length.values().sum();
     let ended = match stats.ended {
+        Ended::Complete if stats.in_pack > options.count => {
+            "already more than --count (a pack is never cut down; `tsume merge --count` \
+             makes a smaller copy)"
+        }
         Ended::Complete if accepted == 0 && stats.candidates == 0 => "already complete",
         Ended::Complete => "complete",
         Ended::TimeLimit => "stopped by --time-limit; the same command resumes it",

@@ -635,7 +635,8 @@ fn the_time_limit_is_kept_to_a_candidate() {
 }
 
 /// The summary says why a run ended: the count reached, a limit (and that the same command
-/// resumes), or nothing left to do when a complete pack is run again.
+/// resumes), or nothing left to do when a complete pack is run again, or with a smaller
+/// count.
 #[test]
 fn the_summary_says_why_the_run_ended() {
     let dir = scratch("ended");
@@ -658,6 +659,15 @@ fn the_summary_says_why_the_run_ended() {
         "{}",
         stderr(&o)
     );
+    // A smaller --count than the pack has: nothing to do, and the pack is not cut down.
+    let o = generate_lengths(&dir, "4", "3-5", "1", "100000");
+    assert!(
+        stderr(&o).contains(": 6 of 4 problems, already more than --count")
+            && stderr(&o).contains("tsume merge --count"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(read(&dir.join("pack.jsonl")).lines().count(), 6);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
