@@ -190,7 +190,7 @@ fn unquoted_sfen_hint(e: &clap::Error) -> Option<&'static str> {
     }
     match e.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(arg)) if arg == "b" || arg == "w" => {
-            Some("hint: an SFEN has spaces: quote it, as in tsume solve \"<board> b <hands> 1\"")
+            Some("hint: an SFEN has spaces: quote it (\"<board> b <hands> 1\")")
         }
         _ => None,
     }

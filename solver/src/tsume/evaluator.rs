@@ -330,8 +330,11 @@ impl<'t> Evaluator<'t> {
         let before = self.nodes;
         let result = self.dfpn_capped(pos, Plies::of_value(plies), defences, cap)?;
         let settles = match kind {
+            // Never settles by itself: proven is the outcome that goes on to the raw game.
             Bound::Plain => result.0 == Kind::Proven,
-            Bound::Raw => result.0 != Kind::Unknown,
+            Bound::Raw => {
+                result.0 == Kind::Proven || result == (Kind::Disproven, Plies::new(NO_MATE))
+            }
             Bound::PlainWider | Bound::TwoPly => result.0 == Kind::Disproven,
         };
         phases::bound(kind, self.nodes - before, settles);

@@ -6,8 +6,9 @@
 //!   `phase: <step>: <answer>, nodes <solve's so far> (+<the step's>)`.
 //! - The evaluator's bounding searches ([`Evaluator::bounds`](super::Evaluator)) are counted
 //!   by game and question ([`Bound`]), settled or not, and by what asked them ([`Asker`]):
-//!   the definition itself, or the two questions of the uselessness test. Each value step
-//!   prints the counts since the one before.
+//!   the definition itself, or the two questions of the uselessness test. The steps that
+//!   ask tsume questions (a stalled lower-bound game's, the line told then, each value
+//!   question, the best-play line) print the counts since the last such step.
 //!
 //! Build: `cargo build --release --features tsume-solver/stats`, then `tsume solve "<sfen>"`.
 //! The counts are those of the thread that solves: measure at one thread (forks deciding
@@ -22,9 +23,10 @@ use std::cell::Cell;
 pub(crate) enum Bound {
     /// The plain lower-bound game within `r + 2` (its disproof says no).
     PlainWider = 0,
-    /// The plain lower-bound game within `r`.
+    /// The plain lower-bound game within `r` (it settles nothing by itself: counted as
+    /// "settled" when it proves, which sends the question on to the raw game).
     Plain = 1,
-    /// The raw game within `r`, capped (its proof says yes).
+    /// The raw game within `r`, capped (its proof says yes, "no mate at all" says no).
     Raw = 2,
     /// The two-ply lower-bound game, value `r` (its disproof says no).
     TwoPly = 3,
@@ -109,11 +111,15 @@ impl Drop for AskerGuard {
     }
 }
 
-/// The evaluator starts after `nodes` nodes of the solve.
+/// The evaluator starts after `nodes` nodes of the solve (counts of earlier searches on
+/// this thread are dropped).
 #[inline]
 pub(crate) fn evaluator_starts(nodes: u64) {
     #[cfg(feature = "stats")]
-    COUNTS.with_borrow_mut(|c| c.evaluator_start = nodes);
+    COUNTS.with_borrow_mut(|c| {
+        *c = Counts::default();
+        c.evaluator_start = nodes;
+    });
     #[cfg(not(feature = "stats"))]
     let _ = nodes;
 }
@@ -155,7 +161,7 @@ pub(crate) fn step(
 #[cfg(feature = "stats")]
 fn take_counts() -> String {
     COUNTS.with_borrow_mut(|c| {
-        let mut s = String::from("; searches (nodes/calls, settled | not):");
+        let mut s = String::from("; searches (nodes/calls, settled | not; plain r: proven | not):");
         for (name, k) in [
             ("plain r+2", Bound::PlainWider),
             ("plain r", Bound::Plain),
@@ -211,6 +217,15 @@ mod tests {
             counts.ends_with("asked by the definition 51, other defences 8, capture and mate 7"),
             "{counts}"
         );
-        assert!(take_counts().contains("plain r+2 0/0 | 0/0"));
+        let again = take_counts();
+        assert!(again.contains("plain r+2 0/0 | 0/0"), "{again}");
+        assert!(
+            again.ends_with("definition 0, other defences 0, capture and mate 0"),
+            "{again}"
+        );
+        // The evaluator's start drops what earlier searches left.
+        bound(Bound::Raw, 9, false);
+        evaluator_starts(100);
+        assert!(take_counts().contains("raw 0/0 | 0/0"));
     }
 }
