@@ -114,7 +114,12 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
     } else {
         4 + usize::from(position.first() == Some(&"sfen"))
     };
-    let take = position.len().min(fields);
+    let mut take = position.len().min(fields);
+    // Without a move number, a label other than a number stands where the number would.
+    let is_move_number = |w: &str| w.bytes().all(|b| b.is_ascii_digit());
+    if take == fields && fields > 1 && !is_move_number(position[take - 1]) {
+        take -= 1;
+    }
     let extra = &position[take..];
     if !(extra.is_empty() || extra.len() == 1 && is_length_label(extra[0])) {
         return Err(LineError::new(format!(
@@ -468,6 +473,16 @@ mod tests {
                 .unwrap();
             assert_eq!(p.setup.to_string(), MATE3, "{label}");
         }
+        // Without a move number too.
+        let no_number = &MATE3[..MATE3.len() - 2];
+        for label in ["?", "nomate", ">=21"] {
+            let p = parse(&format!("{no_number} {label}")).unwrap().unwrap();
+            assert_eq!(p.setup.to_string(), MATE3, "{label}");
+        }
+        assert!(parse(&format!("{no_number} movez"))
+            .unwrap_err()
+            .message
+            .contains("unexpected text after the SFEN: \"movez\""));
         for label in ["nomatex", ">=", "??", "-3"] {
             assert!(parse(&format!("{MATE3} {label}")).is_err(), "{label}");
         }
