@@ -12,7 +12,9 @@
 //!
 //! Build: `cargo build --release --features tsume-solver/stats`, then `tsume solve "<sfen>"`.
 //! The counts are those of the thread that solves: measure at one thread (forks deciding
-//! defences side by side on other threads are not counted). `benches/RESULTS.md` §32 was
+//! defences side by side on other threads are not counted). Other callers of the value
+//! search (`tsume verify`) print the lines too, their nodes counted from the evaluator's
+//! start (or a solve's before it on the same thread). `benches/RESULTS.md` §32 was
 //! measured with this.
 
 #[cfg(feature = "stats")]
