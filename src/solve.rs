@@ -190,10 +190,7 @@ fn defender_to_move(pos: &Position, moves_played: usize) -> Result<bool, Positio
             })
         }
         Root::NotAProblem(_) if !pos.in_check() => Err(PositionInputError::NoKing),
-        Root::NotAProblem(why) if moves_played > 0 => {
-            Err(PositionInputError::NotAProblemAfterMoves { why, moves_played })
-        }
-        Root::NotAProblem(why) => Err(PositionInputError::NotAProblem(why)),
+        Root::NotAProblem(why) => Err(PositionInputError::NotAProblem { why, moves_played }),
     }
 }
 
@@ -210,11 +207,10 @@ enum PositionInputError {
     },
     /// The side to move is not in check and the other side has no king.
     NoKing,
-    /// Not a mate problem for either side (why, from [`tsume_solver::usi::root`]).
-    NotAProblem(&'static str),
-    /// Not a mate problem after the `moves_played` moves given (a line of a pack, whose
-    /// `moves` are its solution, read as moves to play first).
-    NotAProblemAfterMoves {
+    /// Not a mate problem for either side (why, from [`tsume_solver::usi::root`]) after the
+    /// `moves_played` moves given, if any (a pack line's `moves` are its solution, and
+    /// `solve` plays them first).
+    NotAProblem {
         why: &'static str,
         moves_played: usize,
     },
@@ -245,8 +241,11 @@ impl std::fmt::Display for PositionInputError {
             PositionInputError::NoKing => {
                 f.write_str("the defender (the side not to move) has no king to mate")
             }
-            PositionInputError::NotAProblem(why) => write!(f, "not a mate problem: {why}"),
-            PositionInputError::NotAProblemAfterMoves { why, moves_played } => write!(
+            PositionInputError::NotAProblem {
+                why,
+                moves_played: 0,
+            } => write!(f, "not a mate problem: {why}"),
+            PositionInputError::NotAProblem { why, moves_played } => write!(
                 f,
                 "not a mate problem after the {moves_played} move{} given: {why} (`moves …` \
                  are played before the solve; to solve a pack line's problem give its SFEN \

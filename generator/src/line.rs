@@ -116,8 +116,7 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
     };
     let mut take = position.len().min(fields);
     // Without a move number, a label other than a number stands where the number would.
-    let is_move_number = |w: &str| w.bytes().all(|b| b.is_ascii_digit());
-    if take == fields && fields > 1 && !is_move_number(position[take - 1]) {
+    if take == fields && fields > 1 && !is_number(position[take - 1]) {
         take -= 1;
     }
     let extra = &position[take..];
@@ -144,13 +143,17 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
 /// (unknown), `nomate`, `nomateN` (no mate within N) or `>=N` (the line format of
 /// `benches/data/README.md`).
 fn is_length_label(word: &str) -> bool {
-    let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
-    number(word)
+    is_number(word)
         || word == "?"
         || word
             .strip_prefix("nomate")
-            .is_some_and(|n| n.is_empty() || number(n))
-        || word.strip_prefix(">=").is_some_and(number)
+            .is_some_and(|n| n.is_empty() || is_number(n))
+        || word.strip_prefix(">=").is_some_and(is_number)
+}
+
+/// Whether `word` is a number of decimal digits.
+fn is_number(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn parse_setup(sfen: &str) -> Result<Setup, LineError> {

@@ -278,19 +278,11 @@ impl Run<'_> {
             cap,
             |len, line, n| recorder.mate(len, line, Rules::Raw, first.nodes + n),
         );
-        phases::step(
-            format_args!("raw first mate {upper}"),
-            first.nodes,
-            0,
-            false,
-            false,
-        );
-        phases::step(
+        phases::solve_step(format_args!("raw first mate {upper}"), first.nodes, 0);
+        phases::solve_step(
             format_args!("raw shortenings: {shortened:?}"),
             first.nodes + shortening_nodes,
             first.nodes,
-            false,
-            false,
         );
         match shortened {
             Ok(upper) => self.evaluate(tables, upper, first.nodes, shortening_nodes),
@@ -341,12 +333,10 @@ impl Run<'_> {
             .and_then(|value| {
                 let at_value = ev.nodes;
                 let line = best_play_line(&mut ev, &mut root, value, &mut tie_break);
-                phases::step(
+                phases::evaluator_step(
                     format_args!("best-play line of value {value}"),
                     ev.nodes,
                     at_value,
-                    true,
-                    true,
                 );
                 line.map(|l| (value, l))
             });
@@ -423,19 +413,13 @@ fn tsume_value_reporting(
     // useless interpositions, with pieces left over (−2).
     let mut r = least.max(if attacker_to_move { -1 } else { -2 });
     while r < upper {
-        let before = ev.nodes;
-        let mate = if attacker_to_move {
-            ev.mate_or(pos, r)?
-        } else {
-            ev.mate_and(pos, r)?
-        };
-        phases::step(
-            format_args!("value: tsume mate within {r}? {mate}"),
-            ev.nodes,
-            before,
-            true,
-            true,
-        );
+        let mate = traced(ev, format_args!("value: tsume mate within {r}?"), |ev| {
+            if attacker_to_move {
+                ev.mate_or(pos, r)
+            } else {
+                ev.mate_and(pos, r)
+            }
+        })?;
         if mate {
             return Ok(r);
         }
@@ -461,61 +445,59 @@ fn lower_bound_game(
     mut upper: i32,
     on_bound: &mut dyn FnMut(&mut Evaluator, &mut Position, ValueBound),
 ) -> Result<(i32, i32), Unsettled> {
-    let first = ev.lower_bound_mate(pos, upper - 2, None)?;
-    phases::step(
-        format_args!("lower-bound game within {}: {first:?}", upper - 2),
-        ev.nodes,
-        0,
-        true,
-        false,
-    );
+    let within = upper - 2;
+    let first = traced(ev, format_args!("lower-bound game within {within}"), |ev| {
+        ev.lower_bound_mate(pos, within, None)
+    })?;
     let (Kind::Proven, mut shortest) = first else {
-        return Ok((upper - 2, upper));
+        return Ok((within, upper));
     };
     let attacker_to_move = pos.side_to_move() == ev.attacker;
     let mut asked_at = None;
     loop {
         let ask = attacker_to_move && shortest < upper && asked_at != Some(shortest);
         let cap = ask.then(|| (ev.nodes / STALL_DIVISOR).max(STALL_MIN_NODES));
-        let before = ev.nodes;
-        let answer = ev.lower_bound_mate(pos, shortest - 2, cap)?;
-        phases::step(
-            format_args!("lower-bound game within {}: {answer:?}", shortest - 2),
-            ev.nodes,
-            before,
-            true,
-            false,
-        );
+        let within = shortest - 2;
+        let answer = traced(ev, format_args!("lower-bound game within {within}"), |ev| {
+            ev.lower_bound_mate(pos, within, cap)
+        })?;
         match answer {
             (Kind::Proven, length) => shortest = length,
             (Kind::Disproven, _) => return Ok((shortest - 2, upper)),
             (Kind::Unknown, _) => {
                 asked_at = Some(shortest);
-                let before = ev.nodes;
-                let mate = ev.mate_or(pos, shortest)?;
-                phases::step(
-                    format_args!("stalled: tsume mate within {shortest}? {mate}"),
-                    ev.nodes,
-                    before,
-                    true,
-                    true,
-                );
+                let mate = traced(
+                    ev,
+                    format_args!("stalled: tsume mate within {shortest}?"),
+                    |ev| ev.mate_or(pos, shortest),
+                )?;
                 if !mate {
                     return Ok((shortest + 2, upper));
                 }
                 upper = shortest;
                 let before = ev.nodes;
                 on_bound(ev, pos, ValueBound::AtMost(upper));
-                phases::step(
+                phases::evaluator_step(
                     format_args!("a tsume line within {upper} told"),
                     ev.nodes,
                     before,
-                    true,
-                    true,
                 );
             }
         }
     }
+}
+
+/// `ask`'s answer, printed with its nodes as a step of the evaluator (feature `stats`, see
+/// `phases`).
+fn traced<T: std::fmt::Debug>(
+    ev: &mut Evaluator,
+    what: std::fmt::Arguments<'_>,
+    ask: impl FnOnce(&mut Evaluator) -> Result<T, Unsettled>,
+) -> Result<T, Unsettled> {
+    let before = ev.nodes;
+    let answer = ask(ev)?;
+    phases::evaluator_step(format_args!("{what} {answer:?}"), ev.nodes, before);
+    Ok(answer)
 }
 
 /// A tsume mating line from the attacker-to-move `pos`, known to be tsume mate within the

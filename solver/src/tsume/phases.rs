@@ -6,9 +6,8 @@
 //!   `phase: <step>: <answer>, nodes <solve's so far> (+<the step's>)`.
 //! - The evaluator's bounding searches ([`Evaluator::bounds`](super::Evaluator)) are counted
 //!   by game and question ([`Bound`]), settled or not, and by what asked them ([`Asker`]):
-//!   the definition itself, or the two questions of the uselessness test. The steps that
-//!   ask tsume questions (a stalled lower-bound game's, the line told then, each value
-//!   question, the best-play line) print the counts since the last such step.
+//!   the definition itself, or the two questions of the uselessness test. Each step of the
+//!   evaluator prints the counts since the last step that had any.
 //!
 //! Build: `cargo build --release --features tsume-solver/stats`, then `tsume solve "<sfen>"`.
 //! The counts are those of the thread that solves: measure at one thread (forks deciding
@@ -126,43 +125,42 @@ pub(crate) fn evaluator_starts(nodes: u64) {
     let _ = nodes;
 }
 
-/// Prints a step of the solve: `nodes` in all so far, `before` of them before the step
-/// (the solve's counts, or with `in_evaluator` the evaluator's, to which the nodes before
-/// it are added); with `counts`, the evaluator's searches since the last step that printed
-/// them.
+/// Prints a step of the solve before the evaluator: `nodes` of the solve so far, `before`
+/// of them before the step.
 #[inline]
-pub(crate) fn step(
-    what: std::fmt::Arguments<'_>,
-    nodes: u64,
-    before: u64,
-    in_evaluator: bool,
-    counts: bool,
-) {
+pub(crate) fn solve_step(what: std::fmt::Arguments<'_>, nodes: u64, before: u64) {
     #[cfg(feature = "stats")]
-    {
-        let start = if in_evaluator {
-            COUNTS.with_borrow(|c| c.evaluator_start)
-        } else {
-            0
-        };
-        let mut line = format!(
-            "phase: {what}, nodes {} (+{})",
-            start + nodes,
-            nodes.saturating_sub(before)
-        );
-        if counts {
-            line += &take_counts();
-        }
-        eprintln!("{line}");
-    }
+    eprintln!("phase: {what}, nodes {nodes} (+{})", nodes - before);
     #[cfg(not(feature = "stats"))]
-    let _ = (what, nodes, before, in_evaluator, counts);
+    let _ = (what, nodes, before);
 }
 
-/// The counts since the last call, as text, and zeroed.
+/// Prints a step of the evaluator: `nodes` of the evaluator so far (the solve's before it
+/// are added), `before` of them before the step, and the bounding searches since the last
+/// step that had any.
+#[inline]
+pub(crate) fn evaluator_step(what: std::fmt::Arguments<'_>, nodes: u64, before: u64) {
+    #[cfg(feature = "stats")]
+    {
+        let start = COUNTS.with_borrow(|c| c.evaluator_start);
+        eprintln!(
+            "phase: {what}, nodes {} (+{}){}",
+            start + nodes,
+            nodes - before,
+            take_counts()
+        );
+    }
+    #[cfg(not(feature = "stats"))]
+    let _ = (what, nodes, before);
+}
+
+/// The counts since the last call, as text (empty when there are none), and zeroed.
 #[cfg(feature = "stats")]
 fn take_counts() -> String {
     COUNTS.with_borrow_mut(|c| {
+        if c.calls == [[0; 2]; 4] {
+            return String::new();
+        }
         let mut s = String::from("; searches (nodes/calls, settled | not; plain r: proven | not):");
         for (name, k) in [
             ("plain r+2", Bound::PlainWider),
@@ -219,15 +217,10 @@ mod tests {
             counts.ends_with("asked by the definition 51, other defences 8, capture and mate 7"),
             "{counts}"
         );
-        let again = take_counts();
-        assert!(again.contains("plain r+2 0/0 | 0/0"), "{again}");
-        assert!(
-            again.ends_with("definition 0, other defences 0, capture and mate 0"),
-            "{again}"
-        );
+        assert_eq!(take_counts(), "", "taken counts are zeroed");
         // The evaluator's start drops what earlier searches left.
         bound(Bound::Raw, 9, false);
         evaluator_starts(100);
-        assert!(take_counts().contains("raw 0/0 | 0/0"));
+        assert_eq!(take_counts(), "");
     }
 }
