@@ -763,16 +763,25 @@ fn text_answer(
                                 .to_string()
                         }
                         (Rules::Raw, tsume, Some(moves)) => format!(
-                            "{}the line is a mate read from the table under raw rules ({} plies; \
-                         the defender's moves not necessarily the longest)",
+                            "{}{} ({} plies; the defender's moves not necessarily the longest)",
                             if tsume {
                                 format!(
                                     "the tsume length is at most {length}, the raw length of the \
                                  mate found (every defence counted, useless interpositions \
                                  included); "
                                 )
+                            } else if lower_bound >= length {
+                                "the length is proven shortest, its best-play line was not \
+                                 finished; "
+                                    .to_string()
                             } else {
                                 String::new()
+                            },
+                            if Plies::of_line(moves) > *length {
+                                "the line is an earlier, longer mate's: the table no longer held \
+                                 the shorter one's"
+                            } else {
+                                "the line is a mate read from the table under raw rules"
                             },
                             moves.len()
                         ),
@@ -803,6 +812,65 @@ fn text_answer(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A raw solve that proved its length shortest but was stopped in its best-play line,
+    /// and whose table had lost the shortest mate's line: the text says the length is
+    /// proven and that the line shown is an earlier, longer mate's.
+    #[test]
+    fn a_stopped_answer_tells_when_its_line_is_an_earlier_mates() {
+        use tsume_solver::dfpn::Improvement;
+        let pos = Position::from_sfen("7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1").unwrap();
+        let earlier: Vec<Move> = ["4b3a+", "2b3a", "S*2b", "3a2b", "4d4b"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let improvement = |length: u16, line: Option<Vec<Move>>| Improvement {
+            length: Plies::new(length),
+            line,
+            rules: Rules::Raw,
+            nodes: 0,
+            elapsed: std::time::Duration::ZERO,
+        };
+        let mut report = SolveReport {
+            outcome: Outcome::Unknown(Unsettled::Limit(Stop::Time)),
+            nodes: 0,
+            elapsed: std::time::Duration::ZERO,
+            proofs: Vec::new(),
+            mate_so_far: None,
+            improvements: vec![improvement(5, Some(earlier)), improvement(3, None)],
+            lower_bound: Plies::new(3),
+            final_alternatives: Vec::new(),
+        };
+        let text = |report: &SolveReport| {
+            text_answer(
+                &pos,
+                &Answer::of(report, Rules::Raw),
+                report,
+                Rules::Raw,
+                None,
+            )
+        };
+        let proven = text(&report);
+        assert!(proven.starts_with("mate in 3\n"), "{proven}");
+        assert!(
+            proven.contains(
+                "time limit reached: the length is proven shortest, its best-play line was not \
+                 finished; the line is an earlier, longer mate's: the table no longer held the \
+                 shorter one's (5 plies;"
+            ),
+            "{proven}"
+        );
+        report.lower_bound = Plies::new(1);
+        let unproven = text(&report);
+        assert!(
+            unproven.starts_with("mate in 3 (not proven shortest)\n"),
+            "{unproven}"
+        );
+        assert!(
+            unproven.contains("time limit reached: the line is an earlier, longer mate's"),
+            "{unproven}"
+        );
+    }
 
     /// The compact form: plies without alternatives left out, the played defence with its
     /// plies to mate, the others longest first and useless interpositions last, in Japanese

@@ -388,14 +388,22 @@ pub(crate) fn first_mate(
     }
 }
 
+/// In [`shorten_cheaply`], a shortening may take this many times the nodes of the dearest
+/// one proven before it. On long problems the proven shortenings grow dearer one after the
+/// other (ミクロコスモス: 3 M, 4.5 M, 16 M, 26 M, 52 M nodes from its first mate of 1585
+/// plies down to 1525, against a cap of 19 M), and the lower-bound game that takes over
+/// after the cap is dearer still (benches/RESULTS.md §33c).
+pub(crate) const SHORTENING_GROWTH: u64 = 4;
+
 /// Shortens a raw mate by `attacker` (whichever side is to move in `pos`) of `length`
 /// plies just proven in `table` by "mate within L − 2?" searches, each given at most `cap`
-/// nodes, before anything else is searched: the proven ones reuse the proof tree in the
-/// table and cost little; the last one, a disproof, is what costs (the minimality proof),
-/// and is given up at the cap. `found` hears of each shorter mate (its length, a line read
-/// from the table, the nodes spent here so far). Returns the shortest length found, or the
-/// limit of `limits` (for all these searches together) that stopped them, and the nodes
-/// spent. On the calling thread (which must have a deep enough stack).
+/// nodes or [`SHORTENING_GROWTH`] times the dearest proven one so far, before anything
+/// else is searched: the proven ones reuse the proof tree in the table and cost little;
+/// the last one, a disproof, is what costs (the minimality proof), and is given up at the
+/// cap. `found` hears of each shorter mate (its length, a line read from the table, the
+/// nodes spent here so far). Returns the shortest length found, or the limit of `limits`
+/// (for all these searches together) that stopped them, and the nodes spent. On the
+/// calling thread (which must have a deep enough stack).
 pub(crate) fn shorten_cheaply(
     pos: &Position,
     attacker: Color,
@@ -407,7 +415,10 @@ pub(crate) fn shorten_cheaply(
 ) -> (Result<Plies, Unsettled>, u64) {
     let mut length = length;
     let mut nodes = 0;
+    let mut dearest_proof = 0;
     while length >= Plies::new(3) {
+        let cap = cap.max(SHORTENING_GROWTH.saturating_mul(dearest_proof));
+        let before = nodes;
         let left = limits.node_limit.map(|n| n.saturating_sub(nodes));
         // Whether the cap, not the limit for all, is what stops this search.
         let capped = left.is_none_or(|l| cap < l);
@@ -424,6 +435,7 @@ pub(crate) fn shorten_cheaply(
         match (r.kind(), search.stopped) {
             (Kind::Proven, _) => {
                 length = r.length();
+                dearest_proof = dearest_proof.max(nodes - before);
                 found(length, table_mating_line(&mut search, length), nodes);
             }
             (Kind::Unknown, Some(Stop::Nodes)) if capped => break,

@@ -141,7 +141,8 @@ impl Tables {
 }
 
 /// The raw shortenings before the tsume evaluator get at most the first mate's nodes
-/// divided by this, plus [`SHORTENING_CAP_MIN`], each.
+/// divided by this, plus [`SHORTENING_CAP_MIN`], each (or more after a dear proven one, see
+/// [`dfpn::SHORTENING_GROWTH`]).
 const SHORTENING_CAP_DIVISOR: u64 = 4;
 const SHORTENING_CAP_MIN: u64 = 64;
 
