@@ -813,17 +813,23 @@ fn text_answer(
 mod tests {
     use super::*;
 
+    /// A position and a 5-ply mating line from it.
+    fn five_ply_mate() -> (Position, Vec<Move>) {
+        let pos = Position::from_sfen("7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1").unwrap();
+        let line = ["4b3a+", "2b3a", "S*2b", "3a2b", "4d4b"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        (pos, line)
+    }
+
     /// A raw solve that proved its length shortest but was stopped in its best-play line,
     /// and whose table had lost the shortest mate's line: the text says the length is
     /// proven and that the line shown is an earlier, longer mate's.
     #[test]
     fn a_stopped_answer_tells_when_its_line_is_an_earlier_mates() {
         use tsume_solver::dfpn::Improvement;
-        let pos = Position::from_sfen("7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1").unwrap();
-        let earlier: Vec<Move> = ["4b3a+", "2b3a", "S*2b", "3a2b", "4d4b"]
-            .iter()
-            .map(|m| m.parse().unwrap())
-            .collect();
+        let (pos, earlier) = five_ply_mate();
         let improvement = |length: u16, line: Option<Vec<Move>>| Improvement {
             length: Plies::new(length),
             line,
@@ -877,11 +883,7 @@ mod tests {
     /// (同 for a recapture) and USI.
     #[test]
     fn variations_text_is_one_line_per_ply_with_alternatives() {
-        let pos = Position::from_sfen("7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1").unwrap();
-        let moves: Vec<Move> = ["4b3a+", "2b3a", "S*2b", "3a2b", "4d4b"]
-            .iter()
-            .map(|m| m.parse().unwrap())
-            .collect();
+        let (pos, moves) = five_ply_mate();
         let m = |usi: &str| usi.parse::<Move>().unwrap();
         let plies = [
             tsume::DefenderPly {

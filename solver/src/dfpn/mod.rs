@@ -418,7 +418,6 @@ pub(crate) fn shorten_cheaply(
     let mut dearest_proof = 0;
     while length >= Plies::new(3) {
         let cap = cap.max(SHORTENING_GROWTH.saturating_mul(dearest_proof));
-        let before = nodes;
         let left = limits.node_limit.map(|n| n.saturating_sub(nodes));
         // Whether the cap, not the limit for all, is what stops this search.
         let capped = left.is_none_or(|l| cap < l);
@@ -435,7 +434,7 @@ pub(crate) fn shorten_cheaply(
         match (r.kind(), search.stopped) {
             (Kind::Proven, _) => {
                 length = r.length();
-                dearest_proof = dearest_proof.max(nodes - before);
+                dearest_proof = dearest_proof.max(search.nodes);
                 found(length, table_mating_line(&mut search, length), nodes);
             }
             (Kind::Unknown, Some(Stop::Nodes)) if capped => break,
