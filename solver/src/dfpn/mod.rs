@@ -6,6 +6,8 @@
 //!   length limit and repetition handling; its node loop, with the children's initial
 //!   values (`estimates`), the table and path look-ups (`probe`), the thresholds, a node's
 //!   result and children (`node`) and the limits (`clock`) in files of their own;
+//! - `lines`: the lines a solve shows (a mating line read from the table after each proof,
+//!   the best-play line after the last);
 //! - this module: the raw solve behind [`Solver`](crate::Solver) (proves mate, shortens
 //!   it to the shortest mate, "mate within L − 2?" until disproven, and extracts a
 //!   best-play line), and what a solve reports.
@@ -14,6 +16,7 @@ mod children;
 mod clock;
 mod estimates;
 pub mod hands;
+mod lines;
 mod node;
 mod parallel;
 mod probe;
@@ -30,15 +33,16 @@ use std::time::{Duration, Instant};
 
 use crate::color::Color;
 use crate::movegen::{self, MoveCounter};
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::plies::Plies;
 use crate::position::Position;
 use search::Defences;
 pub use search::{Limits, Progress, ProgressCallback, Search, Stop, Unsettled};
 
 use crate::solver::Rules;
+use lines::{best_play_line, table_mating_line};
 use std::sync::Arc;
-use table::{Kind, Table, NO_MATE};
+use table::{Kind, Table};
 
 /// The length budget of the first search: none.
 pub const MAX_LENGTH: Plies = Plies::UNLIMITED;
@@ -480,153 +484,6 @@ fn solve_search(
         Some(moves) => Outcome::Mate { moves },
         None => Outcome::Unknown(search.unsettled()),
     }
-}
-
-/// A mating line of at most `value` plies read from the table alone (no search): the
-/// attacker takes the shortest proven child, the defender the longest. `None` if an entry
-/// is missing (replaced) on the way.
-fn table_mating_line(search: &mut Search, value: Plies) -> Option<Vec<Move>> {
-    let mut line = Vec::new();
-    let mut v = value;
-    let result = loop {
-        let mut moves = MoveList::new();
-        let attacker_to_move = search.pos.side_to_move() == search.attacker;
-        if attacker_to_move {
-            movegen::generate_checks(&search.pos, &mut moves);
-        } else {
-            movegen::generate_evasions(&search.pos, &mut moves);
-            if moves.is_empty() {
-                break Some(());
-            }
-        }
-        if v == Plies::ZERO {
-            break None;
-        }
-        let proven: Vec<(Plies, Move)> = moves
-            .iter()
-            .filter_map(|&m| proven_len_after(search, m, v.below()).map(|l| (l, m)))
-            .collect();
-        let choice = if attacker_to_move {
-            proven.iter().min_by_key(|&&(l, m)| (l, m.raw())).copied()
-        } else if proven.len() == moves.len() {
-            proven
-                .iter()
-                .max_by_key(|&&(l, m)| (l, std::cmp::Reverse(m.raw())))
-                .copied()
-        } else {
-            None
-        };
-        let Some((l, m)) = choice else { break None };
-        search.push_move(m);
-        line.push(m);
-        v = l;
-    };
-    for _ in 0..line.len() {
-        search.pop_move();
-    }
-    result.map(|_| line)
-}
-
-/// Proof status of the position after `m` within `remaining` plies, searching if the table
-/// does not know.
-fn child_status(search: &mut Search, m: Move, remaining: Plies) -> Option<Kind> {
-    search.push_move(m);
-    let r = search.solve_current(remaining);
-    search.pop_move();
-    if search.stopped.is_some() {
-        None
-    } else {
-        Some(r.kind())
-    }
-}
-
-/// The length the table proves for the position after `m`, if proven within `remaining`.
-fn proven_len_after(search: &Search, m: Move, remaining: Plies) -> Option<Plies> {
-    let pos = &search.pos;
-    let hand = if pos.side_to_move() == search.attacker {
-        pos.hand_after(m)
-    } else {
-        pos.hand(search.attacker)
-    };
-    let p = search
-        .table
-        .probe(pos.board_key_after(m) ^ search.salt, hand, remaining.get());
-    (p.kind() == Kind::Proven).then_some(Plies::new(p.len))
-}
-
-/// A best-play line from the current position whose value is `value` plies: the attacker
-/// plays a mate of the shortest length, the defender a defence of the longest. Leaves the
-/// position unchanged. `None` if a limit stopped the search (or the searches contradicted
-/// each other: see [`Search::unsettled`]).
-fn best_play_line(search: &mut Search, value: Plies) -> Option<Vec<Move>> {
-    let mut line = Vec::new();
-    let mut v = value;
-    let result = loop {
-        let mut moves = MoveList::new();
-        if search.pos.side_to_move() == search.attacker {
-            movegen::generate_checks(&search.pos, &mut moves);
-            let mut choice = moves
-                .iter()
-                .filter_map(|&m| proven_len_after(search, m, v.below()).map(|l| (l, m)))
-                .min_by_key(|&(l, m)| (l, m.raw()))
-                .map(|(_, m)| m);
-            if choice.is_none() {
-                for &m in moves.iter() {
-                    match child_status(search, m, v.below()) {
-                        None => break,
-                        Some(Kind::Proven) => {
-                            choice = Some(m);
-                            break;
-                        }
-                        Some(_) => {}
-                    }
-                }
-            }
-            let Some(m) = choice else { break None };
-            search.push_move(m);
-            line.push(m);
-            v = v.below();
-        } else {
-            movegen::generate_evasions(&search.pos, &mut moves);
-            if moves.is_empty() {
-                break Some(());
-            }
-            let chosen = longest_defence(search, &moves, v)?;
-            search.push_move(chosen);
-            line.push(chosen);
-            v = v.below();
-        }
-    };
-    for _ in 0..line.len() {
-        search.pop_move();
-    }
-    result.map(|_| line)
-}
-
-/// Among the defender's `moves` at a node of value `v`, one whose value is exactly `v − 1`
-/// (the longest): a child that is not mate within `v − 3`.
-fn longest_defence(search: &mut Search, moves: &MoveList, v: Plies) -> Option<Move> {
-    if v < Plies::new(3) {
-        return moves.first().copied();
-    }
-    // Try the children the table thinks longest first.
-    let mut order: Vec<(Plies, Move)> = moves
-        .iter()
-        .map(|&m| {
-            (
-                proven_len_after(search, m, v.below()).unwrap_or(Plies::new(NO_MATE)),
-                m,
-            )
-        })
-        .collect();
-    order.sort_by_key(|&(l, m)| (std::cmp::Reverse(l), m.raw()));
-    for &(_, m) in &order {
-        match child_status(search, m, v.minus(3))? {
-            Kind::Proven => continue,
-            _ => return Some(m),
-        }
-    }
-    None
 }
 
 /// Whether the side to move is checkmated (no evasion) — the end of a mating line.
