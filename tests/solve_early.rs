@@ -209,6 +209,23 @@ fn a_stopped_tsume_search_answers_with_the_raw_mate_found() {
     assert_eq!(v["status"], "unknown", "{v}");
 }
 
+/// 将棋図巧 No. 7 (raw 15) in a 1 MiB table, stopped in its minimality proof: the table no
+/// longer holds all of the first mate's proof tree when its line is read, and the proofs
+/// it lost are searched again, so the answer still shows a mating line (it showed none).
+#[test]
+fn a_line_whose_proofs_the_table_lost_is_searched_again() {
+    let (sfen, published) = zuko("zuko007");
+    let (v, _) = solve_both(
+        &sfen,
+        &["--rules", "raw", "--hash", "1", "--nodes", "1500000"],
+    );
+    assert_eq!(v["status"], "mate", "{v}");
+    assert_eq!(v["shortest"], "unproven", "{v}");
+    assert_eq!(v["length"].as_u64(), Some(published), "{v}");
+    let moves = v["moves"].as_array().map(Vec::len);
+    assert_eq!(moves, Some(published as usize), "{v}");
+}
+
 /// 将棋図巧 No. 5 (21) under tsume rules, stopped after the tsume search has raised the
 /// lower bound but before it proved the length: the shortest raw mate found, with the lower
 /// bound.

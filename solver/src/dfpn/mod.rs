@@ -358,7 +358,8 @@ fn solve_on_this_thread(
 pub(crate) struct FirstMate {
     /// The mate's length (an upper bound of the shortest), `None` for no mate.
     pub length: Result<Option<Plies>, Unsettled>,
-    /// A mating line of at most that length, read from the table (if still there).
+    /// A mating line of at most that length, read from the table (`None` if too much of
+    /// the proof was lost from it).
     pub line: Option<Vec<Move>>,
     /// Nodes searched.
     pub nodes: u64,
@@ -439,7 +440,10 @@ pub(crate) fn shorten_cheaply(
             (Kind::Proven, _) => {
                 length = r.length();
                 dearest_proof = dearest_proof.max(search.nodes);
-                found(length, table_mating_line(&mut search, length), nodes);
+                let proof_nodes = search.nodes;
+                let line = table_mating_line(&mut search, length);
+                nodes += search.nodes - proof_nodes;
+                found(length, line, nodes);
             }
             (Kind::Unknown, Some(Stop::Nodes)) if capped => break,
             (Kind::Unknown, _) => return (Err(search.unsettled()), nodes),
@@ -460,8 +464,9 @@ fn solve_search(
         Kind::Disproven => return Outcome::NoMate,
         Kind::Proven => r.length(),
     };
-    // Each proof's line is read from the table at once (probes only, no search), while
-    // the proof tree is still there: it is the answer if a limit stops what follows.
+    // Each proof's line is read from the table at once, while most of the proof tree is
+    // still there (what is not is searched again): it is the answer if a limit stops
+    // what follows.
     let mut proven = |search: &mut Search, len: Plies| {
         proofs.push((len, search.nodes));
         let line = table_mating_line(search, len);
