@@ -374,15 +374,34 @@ pub(crate) fn first_mate(
     limits: &Limits,
     table: &mut Table,
 ) -> FirstMate {
+    first_mate_reading(pos, attacker, limits, table, table_mating_line)
+}
+
+/// [`first_mate`] without its line (`line` is `None`), for a caller that only needs the
+/// length: reading the line may search again for proofs the table lost.
+pub(crate) fn first_mate_length(
+    pos: &Position,
+    attacker: Color,
+    limits: &Limits,
+    table: &mut Table,
+) -> FirstMate {
+    first_mate_reading(pos, attacker, limits, table, |_, _| None)
+}
+
+/// [`first_mate`] with the line of a mate read by `read_line`.
+fn first_mate_reading(
+    pos: &Position,
+    attacker: Color,
+    limits: &Limits,
+    table: &mut Table,
+    read_line: impl FnOnce(&mut Search, Plies) -> Option<Vec<Move>>,
+) -> FirstMate {
     let mut root = pos.clone();
     root.clear_history();
     let mut search = Search::with_rules(table, root, attacker, limits.clone(), Defences::All);
     let r = search.solve_first();
     let (length, line) = match r.kind() {
-        Kind::Proven => (
-            Ok(Some(r.length())),
-            table_mating_line(&mut search, r.length()),
-        ),
+        Kind::Proven => (Ok(Some(r.length())), read_line(&mut search, r.length())),
         Kind::Disproven => (Ok(None), None),
         Kind::Unknown => (Err(search.unsettled()), None),
     };
