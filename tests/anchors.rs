@@ -13,18 +13,18 @@ const ANCHORS: &[(&str, usize, u64)] = &[
     // rules doc §4: promotion, drop finish
     ("6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1", 3, 34),
     // rules doc §4: uchifuzume shapes the solution
-    ("5B1n1/8k/6Rpp/9/9/9/9/9/9 b rb4g4s3n4l16p 1", 5, 179),
+    ("5B1n1/8k/6Rpp/9/9/9/9/9/9 b rb4g4s3n4l16p 1", 5, 185),
     // rules doc §4: 無駄合 example, raw length 9
     (
         "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
         9,
-        2090,
+        2122,
     ),
     // 将棋図巧 No. 2 (kh=21)
     (
         "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1",
         21,
-        59_890,
+        59_876,
     ),
 ];
 

@@ -197,13 +197,25 @@ pub(super) fn best_play_line(search: &mut Search, value: Plies) -> Option<Vec<Mo
     result.map(|_| line)
 }
 
-/// Among the defender's `moves` at a node of value `v`, one whose value is exactly `v − 1`
-/// (the longest): a child that is not mate within `v − 3`.
+/// [`longest_defence`] may spend at most the search's nodes so far divided by this (and at
+/// least [`LINE_REPAIR_MIN_NODES`]) proving the other defences shorter.
+const SHORTER_DEFENCES_SHARE: u64 = 512;
+
+/// Among the defender's `moves` at a node of value exactly `v`, one whose value is exactly
+/// `v − 1` (the longest): a child that is not mate within `v − 3`.
+///
+/// One child is the longest (there is one, the node's value being `v`) if every other is
+/// mate within `v − 3`. So the child the table thinks longest is taken without its own
+/// disproof, the one costly search here, when the others are proven shorter, by the table
+/// or by searches within a small share of the nodes so far; on a long chase the disproof
+/// costs as much at every defender node (ミクロコスモス: 112 M nodes each, benches/RESULTS.md
+/// §34). Else each child in turn, the table's longest first, until one is not mate within
+/// `v − 3`. Either way the child taken is the first of that order not mate within `v − 3`.
 fn longest_defence(search: &mut Search, moves: &MoveList, v: Plies) -> Option<Move> {
     if v < Plies::new(3) {
         return moves.first().copied();
     }
-    // Try the children the table thinks longest first.
+    let shorter = v.minus(3);
     let mut order: Vec<(Plies, Move)> = moves
         .iter()
         .map(|&m| {
@@ -214,11 +226,93 @@ fn longest_defence(search: &mut Search, moves: &MoveList, v: Plies) -> Option<Mo
         })
         .collect();
     order.sort_by_key(|&(l, m)| (std::cmp::Reverse(l), m.raw()));
+    let (&(first_len, first), others) = order.split_first()?;
+    if first_len > shorter {
+        let mut budget = (search.nodes / SHORTER_DEFENCES_SHARE).max(LINE_REPAIR_MIN_NODES);
+        let others_shorter = others.iter().all(|&(l, m)| {
+            l <= shorter || repaired_len_after(search, m, shorter, &mut budget).is_some()
+        });
+        if others_shorter {
+            return Some(first);
+        }
+    }
     for &(_, m) in &order {
-        match child_status(search, m, v.minus(3))? {
+        match child_status(search, m, shorter)? {
             Kind::Proven => continue,
             _ => return Some(m),
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfpn::search::{Defences, Limits};
+    use crate::dfpn::table::Table;
+    use crate::{Color, Position, Rules, Solver};
+
+    /// 将棋図巧 No. 2 (raw 21, benches/data/zuko.txt): at each defender node of its
+    /// best-play line, in a table that holds only the node's proof, the longest defence
+    /// is the one the line plays and the only one not mate within `v − 3`; where every
+    /// other defence could be proven shorter, it is taken without a disproof of its own
+    /// (the table holds none for it).
+    #[test]
+    fn the_longest_defence_needs_no_disproof_when_the_others_are_shorter() {
+        let root =
+            Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1")
+                .expect("sfen");
+        let report = Solver::new(16).solve(&root, &Limits::default(), Rules::Raw);
+        let super::super::Outcome::Mate { moves: line } = report.outcome else {
+            panic!("{:?}", report.outcome)
+        };
+        assert_eq!(line.len(), 21);
+        let mut pos = root.clone();
+        let mut without_disproof = 0;
+        for (ply, &played) in line.iter().enumerate() {
+            let v = Plies::new((line.len() - ply) as u16);
+            if ply % 2 == 1 && v >= Plies::new(3) {
+                let table = Table::new(1);
+                let node = pos.clone();
+                let mut search = Search::with_rules(
+                    &table,
+                    node,
+                    Color::Black,
+                    Limits::default(),
+                    Defences::All,
+                );
+                let (chosen, own_disproof, others_mated) = super::super::on_search_thread(|| {
+                    assert_eq!(search.solve_current(v).kind(), Kind::Proven);
+                    let mut evasions = MoveList::new();
+                    movegen::generate_evasions(&search.pos, &mut evasions);
+                    let chosen = longest_defence(&mut search, &evasions, v).expect("a defence");
+                    let shorter = v.minus(3);
+                    let own_disproof = {
+                        let pos = &search.pos;
+                        let key = pos.board_key_after(chosen) ^ search.salt;
+                        let probe = search
+                            .table
+                            .probe(key, pos.hand(Color::Black), shorter.get());
+                        probe.kind() == Kind::Disproven
+                    };
+                    let mut others_mated = true;
+                    for &m in evasions.iter() {
+                        let mated = child_status(&mut search, m, shorter) == Some(Kind::Proven);
+                        if m == chosen {
+                            assert!(!mated, "ply {ply}: {chosen:?} is mate within {shorter:?}");
+                        } else {
+                            others_mated &= mated;
+                        }
+                    }
+                    (chosen, own_disproof, others_mated)
+                });
+                assert_eq!(chosen, played, "ply {ply}");
+                if others_mated && !own_disproof {
+                    without_disproof += 1;
+                }
+            }
+            pos.do_move(played);
+        }
+        assert!(without_disproof > 0, "every longest defence was disproven");
+    }
 }
