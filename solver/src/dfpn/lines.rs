@@ -1,7 +1,7 @@
 //! The lines a raw solve shows: a mating line read from the table after each proof, and
 //! the best-play line (shortest attack, longest defence) of the proven-shortest mate.
 
-use super::search::{Search, Stop};
+use super::search::{NodeResult, Search};
 use super::table::{Kind, NO_MATE};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
@@ -82,7 +82,7 @@ pub(super) fn table_mating_line(search: &mut Search, value: Plies) -> Option<Vec
 
 /// The length of a mate after `m` within `remaining` plies, searched for with at most
 /// `budget` nodes (what the search spends is taken off it); `None` if not proven within
-/// them. A stop by the budget is not the search's stop; one by the search's own limits is.
+/// them.
 fn repaired_len_after(
     search: &mut Search,
     m: Move,
@@ -92,18 +92,9 @@ fn repaired_len_after(
     if *budget == 0 || search.stopped.is_some() {
         return None;
     }
-    let limit = search.limits.node_limit;
     let start = search.nodes;
-    let end = start.saturating_add(*budget);
-    search.limits.node_limit = Some(limit.map_or(end, |l| l.min(end)));
-    search.push_move(m);
-    let r = search.solve_current(remaining);
-    search.pop_move();
-    search.limits.node_limit = limit;
+    let (r, _) = search.with_node_cap(*budget, |s| solve_after(s, m, remaining));
     *budget = budget.saturating_sub(search.nodes - start);
-    if search.stopped == Some(Stop::Nodes) && limit.is_none_or(|l| search.nodes < l) {
-        search.stopped = None;
-    }
     (r.kind() == Kind::Proven).then(|| r.length())
 }
 
@@ -117,12 +108,18 @@ fn stored_best_move(search: &Search, remaining: Plies) -> Option<Move> {
         .best
 }
 
-/// Proof status of the position after `m` within `remaining` plies, searching if the table
-/// does not know.
-fn child_status(search: &mut Search, m: Move, remaining: Plies) -> Option<Kind> {
+/// The search's result for the position after `m` within `remaining` plies.
+fn solve_after(search: &mut Search, m: Move, remaining: Plies) -> NodeResult {
     search.push_move(m);
     let r = search.solve_current(remaining);
     search.pop_move();
+    r
+}
+
+/// Proof status of the position after `m` within `remaining` plies, searching if the table
+/// does not know.
+fn child_status(search: &mut Search, m: Move, remaining: Plies) -> Option<Kind> {
+    let r = solve_after(search, m, remaining);
     if search.stopped.is_some() {
         None
     } else {

@@ -458,8 +458,8 @@ pub(crate) fn shorten_cheaply(
         match (r.kind(), search.stopped) {
             (Kind::Proven, _) => {
                 length = r.length();
-                dearest_proof = dearest_proof.max(search.nodes);
                 let proof_nodes = search.nodes;
+                dearest_proof = dearest_proof.max(proof_nodes);
                 let line = table_mating_line(&mut search, length);
                 nodes += search.nodes - proof_nodes;
                 found(length, line, nodes);

@@ -256,14 +256,8 @@ impl<'t> Search<'t> {
         if limit.is_some_and(|n| n <= warm_up_end) {
             return Some(self.solve_current_alone(remaining));
         }
-        self.limits.node_limit = Some(warm_up_end);
-        let r = self.solve_current_alone(remaining);
-        self.limits.node_limit = limit;
-        if r.kind() != Kind::Unknown || self.stopped != Some(Stop::Nodes) {
-            return Some(r);
-        }
-        self.stopped = None;
-        None
+        let (r, capped) = self.with_node_cap(warm_up, |s| s.solve_current_alone(remaining));
+        (r.kind() != Kind::Unknown || !capped).then_some(r)
     }
 
     /// This thread's result `r` with the helpers': their nodes counted, the root taken

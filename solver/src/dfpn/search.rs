@@ -346,25 +346,38 @@ impl<'t> Search<'t> {
     /// [`Search::solve_first`] at one thread, the first slice `first` nodes long, each
     /// next one `growth` times longer.
     pub(super) fn solve_first_in_slices(&mut self, first: u64, growth: u64) -> NodeResult {
-        let limit = self.limits.node_limit;
         let chains_unbounded = self.chains_unbounded;
         let mut slice = first;
         let r = loop {
-            let end = self.nodes.saturating_add(slice);
-            self.limits.node_limit = Some(limit.map_or(end, |l| l.min(end)));
-            let r = self.solve_current_alone(UNLIMITED);
-            let slice_ended =
-                self.stopped == Some(Stop::Nodes) && limit.is_none_or(|l| self.nodes < l);
+            let (r, slice_ended) = self.with_node_cap(slice, |s| s.solve_current_alone(UNLIMITED));
             if r.kind() != Kind::Unknown || !slice_ended {
                 break r;
             }
-            self.stopped = None;
             self.chains_unbounded = !self.chains_unbounded;
             slice = slice.saturating_mul(growth);
         };
-        self.limits.node_limit = limit;
         self.chains_unbounded = chains_unbounded;
         r
+    }
+
+    /// Runs `solve` with at most `cap` more nodes, within the search's own node limit, and
+    /// tells whether the cap is what stopped it. A stop by the cap is not left as the
+    /// search's stop (the search may go on); one by the search's own limits is.
+    pub(super) fn with_node_cap(
+        &mut self,
+        cap: u64,
+        solve: impl FnOnce(&mut Self) -> NodeResult,
+    ) -> (NodeResult, bool) {
+        let limit = self.limits.node_limit;
+        let end = self.nodes.saturating_add(cap);
+        self.limits.node_limit = Some(limit.map_or(end, |l| l.min(end)));
+        let r = solve(self);
+        self.limits.node_limit = limit;
+        let capped = self.stopped == Some(Stop::Nodes) && limit.is_none_or(|l| self.nodes < l);
+        if capped {
+            self.stopped = None;
+        }
+        (r, capped)
     }
 
     /// Stores a proof of the node `key` (proof hand `proof`, mate in `len`) and returns it.
