@@ -4,7 +4,7 @@
 
 use super::node::*;
 use super::search::*;
-use super::table::{Kind, Probe};
+use super::table::{Kind, Probe, NO_MATE};
 use crate::color::Color;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
@@ -109,12 +109,20 @@ impl Search<'_> {
         })
     }
 
-    /// Probes the table for `key` (salted for the pieces `missing` from the game). When
-    /// some pieces are missing and the entry is not a proof, a proof stored with one of
-    /// them back in the game also holds: there the defender's hand had that piece more, and
-    /// a mate against a stronger defender is a mate against a weaker one (every game
-    /// searched here is monotone in the defender's hand). This lets the tsume game's "piece
-    /// removed" positions share the proofs of ordinary ones.
+    /// Probes the table for `key` (salted for the pieces `missing` from the game). A
+    /// position with pieces out of the game lies between two ordinary positions on the
+    /// same board, and every game searched here is monotone in both hands (a stronger side
+    /// keeps every result it had), so both lend it their results:
+    /// - with one of the pieces back in the game, in the defender's hand: the defender was
+    ///   stronger there, so a proof stored there holds here;
+    /// - with all of them in the attacker's hand: the defender's hand is the same (the pieces
+    ///   are in neither defender's hand), the attacker held more, so a disproof stored
+    ///   there holds here, for the attacker hands it covers less the missing pieces. Only
+    ///   "no mate at all" is taken: bounded disproofs would hold too, but they change the
+    ///   order of the disproof searches more than they save (`benches/RESULTS.md` §35).
+    ///
+    /// This lets the tsume game's "piece removed" positions (the captures of useless
+    /// interpositions) share the proofs and disproofs of ordinary ones.
     #[inline]
     pub(super) fn probe_missing(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
         let p = self.table.probe(key, hand, budget);
@@ -128,6 +136,17 @@ impl Search<'_> {
                 .probe(base ^ salt_of(missing.remove(k)), hand, budget);
             if q.kind() == Kind::Proven {
                 return q;
+            }
+        }
+        if p.kind() != Kind::Disproven {
+            let q = self.table.probe(base, hand.plus(missing), budget);
+            if q.kind() == Kind::Disproven && q.len == NO_MATE {
+                // The stored disproof hand covers `hand + missing`, so it holds `missing`.
+                return Probe {
+                    hand: q.hand.saturating_sub(missing),
+                    best: None,
+                    ..q
+                };
             }
         }
         p
@@ -172,5 +191,59 @@ impl Search<'_> {
         let p = self.probe_transfer(key, self.missing, self.pos.hand(self.attacker), remaining);
         c.take(&p);
         c.rep_depth = u32::MAX;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfpn::table::Table;
+    use crate::piece::PieceKind::{Gold, Pawn, Rook, Silver};
+
+    /// A gold out of the game, the attacker holding a pawn. The same board with the gold in
+    /// the attacker's hand (the same defender's hand) proven to have no mate at all for
+    /// hands up to pawn, gold and silver has none here for hands up to pawn and silver;
+    /// with the gold in the defender's hand (a stronger defender), or disproven within a
+    /// bound only, it lends nothing here.
+    #[test]
+    fn a_position_with_a_piece_out_of_the_game_takes_a_stronger_attackers_disproof() {
+        let table = Table::new(1);
+        let pos =
+            Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1")
+                .expect("sfen");
+        let board = pos.board_key();
+        let search = Search::with_rules(
+            &table,
+            pos,
+            Color::Black,
+            Limits::default(),
+            Defences::Tsume,
+        );
+        let missing = Hand::EMPTY.add(Gold);
+        let key = board ^ salt_of(missing);
+        let pawn = Hand::EMPTY.add(Pawn);
+        let stronger = pawn.plus(missing).add(Silver);
+        assert_eq!(
+            search.probe_missing(key, missing, pawn, 9).kind(),
+            Kind::Unknown
+        );
+
+        table.store_disproven(board, pawn, NO_MATE, 1);
+        table.store_disproven(board, stronger, 11, 1);
+        assert_eq!(
+            search.probe_missing(key, missing, pawn, 9).kind(),
+            Kind::Unknown
+        );
+
+        table.store_disproven(board, stronger, NO_MATE, 1);
+        let p = search.probe_missing(key, missing, pawn, 9);
+        assert_eq!((p.kind(), p.len), (Kind::Disproven, NO_MATE));
+        assert_eq!(p.hand, pawn.add(Silver));
+        assert!(p.best.is_none(), "a move of the other position");
+        // Not for a hand the disproof does not cover.
+        assert_eq!(
+            search.probe_missing(key, missing, pawn.add(Rook), 9).kind(),
+            Kind::Unknown
+        );
     }
 }

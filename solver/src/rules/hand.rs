@@ -133,6 +133,13 @@ impl Hand {
         h
     }
 
+    /// Kind-wise sum `self + other` (both hands of one game, so every count fits).
+    #[inline]
+    pub const fn plus(self, other: Hand) -> Hand {
+        debug_assert!((self.0 + other.0) & GUARDS == 0);
+        Hand(self.0 + other.0)
+    }
+
     /// Kind-wise difference `self − other`, saturating at zero.
     pub fn saturating_sub(self, other: Hand) -> Hand {
         let mut h = Hand::EMPTY;
