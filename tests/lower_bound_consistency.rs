@@ -16,10 +16,12 @@
 
 mod common;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use tsume_solver::dfpn::search::{Defences, Limits, Search};
 use tsume_solver::dfpn::table::{Kind, Table};
+use tsume_solver::dfpn::MAX_LENGTH;
 use tsume_solver::square::Square;
 use tsume_solver::{movegen, Color, Move, MoveList, Plies, Position};
 
@@ -27,6 +29,16 @@ use tsume_solver::{movegen, Color, Move, MoveList, Plies, Position};
 const SEARCH_NODES: u64 = 200_000;
 /// Nodes of the exhaustive minimax per question (skipped beyond).
 const BRUTE_NODES: u64 = 300_000;
+
+/// Nodes of the raw first search that fills the raw table (see [`RAW`]).
+const RAW_NODES: u64 = 20_000;
+
+thread_local! {
+    /// When set (by [`run`]), each lower-bound search reads the "no mate at all" of a raw
+    /// table, filled first by a raw search for any mate from the same position (as the
+    /// tsume solver's lower-bound searches read the raw game's table).
+    static RAW: RefCell<Option<Table>> = const { RefCell::new(None) };
+}
 
 /// A fresh search of the lower-bound game: `Some(mate within r)`, `None` if not settled
 /// within [`SEARCH_NODES`].
@@ -47,12 +59,24 @@ fn lower_bound(
         node_limit: Some(SEARCH_NODES),
         ..Limits::default()
     };
-    let mut search = Search::with_rules(table, root, attacker, limits, game);
-    match search.solve_current(Plies::of_value(r)).kind() {
-        Kind::Proven => Some(true),
-        Kind::Disproven => Some(false),
-        Kind::Unknown => None,
-    }
+    RAW.with_borrow_mut(|raw| {
+        if let Some(raw) = raw.as_mut() {
+            raw.clear();
+            let limits = Limits {
+                node_limit: Some(RAW_NODES),
+                ..Limits::default()
+            };
+            Search::with_rules(raw, root.clone(), attacker, limits, Defences::All)
+                .solve_current(MAX_LENGTH);
+        }
+        let mut search = Search::with_rules(table, root, attacker, limits, game);
+        search.raw_table = raw.as_ref();
+        match search.solve_current(Plies::of_value(r)).kind() {
+            Kind::Proven => Some(true),
+            Kind::Disproven => Some(false),
+            Kind::Unknown => None,
+        }
+    })
 }
 
 /// "Some is true" over answers, `None` if none is true and some is unknown.
@@ -344,10 +368,12 @@ fn positions_along(text: &str, every: usize) -> Vec<At> {
 
 /// Every position at budgets around its line's remaining length (the lower-bound game's
 /// length is at most the raw one), in each table size; the minimax (which has no table)
-/// with the first size only.
-fn run(game: Defences, positions: &[At], sizes: &[usize], brute_up_to: i32) -> Tally {
+/// with the first size only. With `raw`, every lower-bound search also reads a raw table
+/// (see [`RAW`]).
+fn run(game: Defences, positions: &[At], sizes: &[usize], brute_up_to: i32, raw: bool) -> Tally {
     let mut tally = Tally::default();
     tsume_solver::dfpn::on_search_thread(|| {
+        RAW.set(raw.then(|| Table::new(1)));
         for (k, &hash_mb) in sizes.iter().enumerate() {
             let mut table = Table::new(hash_mb);
             for (i, at) in positions.iter().enumerate() {
@@ -396,7 +422,7 @@ const Q: &str = "6g2/3Sn4/5gkS1/4N3+R/5p3/6p+p1/8p/9/3L2+p2 b Lr2b2g2s2n2l13p 1"
 fn q_and_its_child_agree() {
     let q = positions_along(&format!("{Q} 9 moves L*3e"), 1);
     for game in GAMES {
-        let t = run(game, &q, &[1, 16], 11);
+        let t = run(game, &q, &[1, 16], 11, false);
         assert_consistent(&t);
         assert!(
             t.questions == 16 && t.judged_by_children == 16,
@@ -423,7 +449,7 @@ fn lower_bound_answers_agree_with_their_children() {
     let mut positions = positions_along(&common::read_data("lb_consistency.txt"), 1);
     positions.extend(positions_along(&common::read_data("tricky_rules.txt"), 1));
     for game in GAMES {
-        let t = run(game, &positions, &[1, 32], 7);
+        let t = run(game, &positions, &[1, 32], 7, false);
         eprintln!(
             "{game:?}: {} positions, {} answers, {} judged by their children, {} by the minimax",
             positions.len(),
@@ -436,12 +462,31 @@ fn lower_bound_answers_agree_with_their_children() {
     }
 }
 
+/// The same positions, each lower-bound search reading the "no mate at all" of a raw table
+/// filled from the same position first (as the tsume solver's do), in a 1 MiB table.
+#[test]
+fn lower_bound_answers_reading_raw_no_mates_agree_with_their_children() {
+    let mut positions = positions_along(&common::read_data("lb_consistency.txt"), 1);
+    positions.extend(positions_along(&common::read_data("tricky_rules.txt"), 1));
+    for game in GAMES {
+        let t = run(game, &positions, &[1], 7, true);
+        eprintln!(
+            "{game:?} reading raw no-mates: {} answers, {} judged by their children, {} by the minimax",
+            t.questions, t.judged_by_children, t.judged_by_brute
+        );
+        assert_consistent(&t);
+        assert!(t.judged_by_children > 1000 && t.judged_by_brute > 1000);
+    }
+}
+
 /// The bigger run (`cargo test --release --test lower_bound_consistency -- --ignored
 /// --nocapture`): every `LB_EVERY`-th line (default 10) of the files in `LB_FILES`
 /// (colon-separated, default the shared mate-3…11 solutions), the positions whose line has
 /// at most `LB_MAX_LEFT` plies left (default all), in tables of `LB_SIZES` MiB (default
 /// 1:256), the minimax up to budget `LB_BRUTE` (default 9), in the game `LB_GAME` (`plain`,
-/// the default, or `two-ply`).
+/// the default, or `two-ply`), reading a raw table
+/// as the CI-sized run does when `LB_RAW=1`.
+
 #[test]
 #[ignore = "the bigger run: cargo test --release --test lower_bound_consistency -- --ignored --nocapture"]
 fn lower_bound_answers_agree_with_their_children_big() {
@@ -475,7 +520,7 @@ fn lower_bound_answers_agree_with_their_children_big() {
         "two-ply" => Defences::TsumeTwoPly,
         _ => Defences::Tsume,
     };
-    let t = run(game, &positions, &sizes, brute);
+    let t = run(game, &positions, &sizes, brute, env("LB_RAW", "0") == "1");
     eprintln!(
         "{} positions, {} answers, {} judged by their children, {} by the minimax, {} disagree",
         positions.len(),

@@ -331,6 +331,7 @@ impl<'t> Search<'t> {
         helper.marks = Some(marks.clone());
         helper.halt = Some(halt.clone());
         helper.chains_unbounded = index % 2 == 1;
+        helper.raw_table = self.raw_table;
         helper
     }
 }

@@ -74,12 +74,29 @@ impl Search<'_> {
     /// Probes the table for a position whose key is `key` (salted for the pieces `missing`
     /// from the game and for the game). In the two-ply game, a result of the plain
     /// lower-bound game settles it too where it can (see [`Search::probe_plain`]).
+    ///
+    /// In a lower-bound game, where its own table does not settle the position, the raw
+    /// game's "no mate at all" does ([`Search::raw_table`]): a lower-bound mate is a raw
+    /// mate, each excused interposition captured and the captured piece kept (a stronger
+    /// attacker keeps its mates), so no raw mate at all is no lower-bound mate at all, in
+    /// the plain and the two-ply game alike. Bounded raw disproofs say nothing here (the
+    /// raw line is longer), and raw proofs, which do hold, change the order of the
+    /// lower-bound disproofs more than they save (`benches/RESULTS.md` §31d, §35e).
     #[inline]
     pub(super) fn probe_transfer(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
         let p = self.probe_missing(key, missing, hand, budget);
-        if self.defences == Defences::TsumeTwoPly && p.kind() == Kind::Unknown {
+        if p.kind() != Kind::Unknown {
+            return p;
+        }
+        if self.defences == Defences::TsumeTwoPly {
             if let Some(q) = self.probe_plain(key ^ TWO_PLY_SALT, missing, hand, budget) {
                 return q;
+            }
+        }
+        if let Some(raw) = self.raw_table {
+            let q = raw.probe(key ^ self.game_salt, hand, budget);
+            if q.kind() == Kind::Disproven && q.len == NO_MATE {
+                return Probe { best: None, ..q };
             }
         }
         p
@@ -245,5 +262,44 @@ mod tests {
             search.probe_missing(key, missing, pawn.add(Rook), 9).kind(),
             Kind::Unknown
         );
+    }
+
+    /// The lower-bound games read the raw game's "no mate at all" where their own table
+    /// knows nothing; not a bounded raw disproof (the raw line is longer), and nothing
+    /// without the raw table.
+    #[test]
+    fn a_lower_bound_search_takes_the_raw_games_no_mate_at_all() {
+        let table = Table::new(1);
+        let pos =
+            Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1")
+                .expect("sfen");
+        let board = pos.board_key();
+        let pawn = Hand::EMPTY.add(Pawn);
+        for game in [Defences::Tsume, Defences::TsumeTwoPly] {
+            let raw = Table::new(1);
+            let mut search =
+                Search::with_rules(&table, pos.clone(), Color::Black, Limits::default(), game);
+            let key = board ^ search.game_salt;
+            search.raw_table = Some(&raw);
+            raw.store_disproven(board, pawn, 11, 1);
+            assert_eq!(
+                search.probe_transfer(key, Hand::EMPTY, pawn, 9).kind(),
+                Kind::Unknown
+            );
+            raw.store_disproven(board, pawn, NO_MATE, 1);
+            let p = search.probe_transfer(key, Hand::EMPTY, pawn, 9);
+            assert_eq!((p.kind(), p.len), (Kind::Disproven, NO_MATE), "{game:?}");
+            assert_eq!(
+                search
+                    .probe_transfer(key, Hand::EMPTY, pawn.add(Rook), 9)
+                    .kind(),
+                Kind::Unknown
+            );
+            search.raw_table = None;
+            assert_eq!(
+                search.probe_transfer(key, Hand::EMPTY, pawn, 9).kind(),
+                Kind::Unknown
+            );
+        }
     }
 }

@@ -184,6 +184,10 @@ pub struct Search<'t> {
     /// too, not only in bounded ones: every other helper thread does, so that threads
     /// searching one first mate order it differently (see `parallel.rs`).
     pub(super) chains_unbounded: bool,
+    /// In a lower-bound game, the raw game's table: its "no mate at all" holds here too (a
+    /// lower-bound mate is a raw mate, each excused interposition captured and the piece
+    /// kept). `None` in the raw game, or where no raw search shares the work.
+    pub raw_table: Option<&'t Table>,
     /// Counters for measurement (feature `stats`).
     #[cfg(feature = "stats")]
     pub stats: super::stats::Stats,
@@ -261,6 +265,7 @@ impl<'t> Search<'t> {
             halt: None,
             tally: None,
             chains_unbounded: false,
+            raw_table: None,
             #[cfg(feature = "stats")]
             stats: Default::default(),
         }

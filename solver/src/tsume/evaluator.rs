@@ -221,6 +221,9 @@ impl<'t> Evaluator<'t> {
         let mut root = pos.clone();
         root.clear_history();
         let mut search = Search::with_rules(table, root, self.attacker, limits, defences);
+        if defences != Defences::All {
+            search.raw_table = Some(self.raw);
+        }
         let r = search.solve_current(remaining);
         self.nodes += search.nodes;
         match (r.kind(), search.stopped) {
