@@ -60,13 +60,17 @@ impl Search<'_> {
         (key, hands[self.attacker.index()], repeats)
     }
 
-    /// [`Search::child_key`] of every move, each child's table cluster prefetched: the
-    /// loads all start before the first probe waits for one.
+    /// [`Search::child_key`] of every move, each child's table cluster prefetched (and its
+    /// cluster in the raw table, which a lower-bound game reads where its own has nothing):
+    /// the loads all start before the first probe waits for one.
     #[inline]
     pub(super) fn prefetch_child_keys(&self, moves: &MoveList, keys: &mut Vec<ChildKey>) {
         keys.extend(moves.iter().map(|&m| {
             let key = self.child_key(m);
             self.table.prefetch(key.0);
+            if let Some(raw) = self.raw_table {
+                raw.prefetch(key.0 ^ self.game_salt);
+            }
             key
         }));
     }
@@ -217,6 +221,17 @@ mod tests {
     use crate::dfpn::table::Table;
     use crate::piece::PieceKind::{Gold, Pawn, Rook, Silver};
 
+    /// A search of `game` at 将棋図巧 No. 2's root (any position serves: only keys and hands
+    /// are probed), and that root's board key.
+    fn search_at_a_root(table: &Table, game: Defences) -> (Search<'_>, u64) {
+        let pos =
+            Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1")
+                .expect("sfen");
+        let board = pos.board_key();
+        let search = Search::with_rules(table, pos, Color::Black, Limits::default(), game);
+        (search, board)
+    }
+
     /// A gold out of the game, the attacker holding a pawn. The same board with the gold in
     /// the attacker's hand (the same defender's hand) proven to have no mate at all for
     /// hands up to pawn, gold and silver has none here for hands up to pawn and silver;
@@ -225,17 +240,7 @@ mod tests {
     #[test]
     fn a_position_with_a_piece_out_of_the_game_takes_a_stronger_attackers_disproof() {
         let table = Table::new(1);
-        let pos =
-            Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1")
-                .expect("sfen");
-        let board = pos.board_key();
-        let search = Search::with_rules(
-            &table,
-            pos,
-            Color::Black,
-            Limits::default(),
-            Defences::Tsume,
-        );
+        let (search, board) = search_at_a_root(&table, Defences::Tsume);
         let missing = Hand::EMPTY.add(Gold);
         let key = board ^ salt_of(missing);
         let pawn = Hand::EMPTY.add(Pawn);
@@ -270,15 +275,10 @@ mod tests {
     #[test]
     fn a_lower_bound_search_takes_the_raw_games_no_mate_at_all() {
         let table = Table::new(1);
-        let pos =
-            Position::from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1")
-                .expect("sfen");
-        let board = pos.board_key();
         let pawn = Hand::EMPTY.add(Pawn);
         for game in [Defences::Tsume, Defences::TsumeTwoPly] {
             let raw = Table::new(1);
-            let mut search =
-                Search::with_rules(&table, pos.clone(), Color::Black, Limits::default(), game);
+            let (mut search, board) = search_at_a_root(&table, game);
             let key = board ^ search.game_salt;
             search.raw_table = Some(&raw);
             raw.store_disproven(board, pawn, 11, 1);
