@@ -65,7 +65,7 @@ const TSUME_ANCHORS: &[(&str, usize, u64)] = &[
     (
         "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
         3,
-        2552,
+        2262,
     ),
     // rules doc §4: 無駄合; a solver counting it says 11
     ("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 3, 2852),

@@ -243,6 +243,30 @@ impl<'t> Evaluator<'t> {
         (p.kind() == Kind::Proven).then_some(Plies::new(p.len))
     }
 
+    /// How much the lower-bound games' table already knows that no tsume mate within `r`
+    /// follows the defender's move `m` of `pos`: 0, settled (no plain mate within `r + 2`,
+    /// or no two-ply line of value `r`); 1, no plain mate within `r` (the dear half of the
+    /// question, see [`Evaluator::bounds`]); 2, nothing. Only an order: the answer is
+    /// searched.
+    pub(crate) fn no_mate_rank_after(&self, pos: &Position, m: Move, r: i32) -> u8 {
+        let key = table_key_after(pos, m);
+        let hand = pos.hand(self.attacker);
+        let within = |key: u64, value: i32| {
+            self.lower_bound
+                .probe(key, hand, Plies::of_value(value).get())
+                .kind()
+        };
+        if within(key, r + 2) == Kind::Disproven
+            || within(key ^ TWO_PLY_SALT, r + 2) == Kind::Disproven
+        {
+            0
+        } else if within(key, r) == Kind::Disproven {
+            1
+        } else {
+            2
+        }
+    }
+
     /// Whether the raw game has a mate at all from `pos` (any length).
     pub fn raw_mate_exists(&mut self, pos: &Position) -> Eval<bool> {
         let (kind, _) = self.dfpn(pos, crate::dfpn::MAX_LENGTH, Defences::All)?;

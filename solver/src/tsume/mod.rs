@@ -557,6 +557,19 @@ fn defences_longest_first(ev: &Evaluator, pos: &Position) -> Vec<Move> {
     order.into_iter().map(|(_, d)| d).collect()
 }
 
+/// The evasions of the defender-to-move `pos` of value `v` in the order a best-play line
+/// tries them: those the lower-bound games' table already knows not to be mate within
+/// `v − 3` first, then as [`defences_longest_first`]. The lower-bound game's disproof
+/// refuted each node of the line by one longest defence and stored it; any other longest
+/// defence tried first costs that disproof again (寿: 7.5 M nodes at one node,
+/// benches/RESULTS.md §36a).
+fn defences_known_longest_first(ev: &Evaluator, pos: &Position, v: i32) -> Vec<Move> {
+    let mut order = defences_longest_first(ev, pos);
+    // Stable: equally known defences keep the raw table's order.
+    order.sort_by_cached_key(|&d| ev.no_mate_rank_after(pos, d, v - 3));
+    order
+}
+
 /// Whether the defence `d` of the defender-to-move `pos` (of value `v`) is counted and
 /// reaches the value: not a useless interposition, mate within `v − 1` but not within
 /// `v − 3`.
@@ -645,7 +658,7 @@ fn defender_line(
     if v < 0 {
         return Ok(Vec::new());
     }
-    let order = defences_longest_first(ev, pos);
+    let order = defences_known_longest_first(ev, pos, v);
     if order.is_empty() {
         return Ok(Vec::new());
     }
