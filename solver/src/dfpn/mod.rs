@@ -428,6 +428,11 @@ pub(crate) const SHORTENING_GROWTH: u64 = 4;
 /// nodes spent here so far). Returns the shortest length found, or the limit of `limits`
 /// (for all these searches together) that stopped them, and the nodes spent. On the
 /// calling thread (which must have a deep enough stack).
+///
+/// The cap counts the nodes of all threads, as the nodes it is measured from do: a node
+/// limit holds for each thread, so each is given its share. Given whole to each, two
+/// threads spent 10–20 M nodes here on 寿 and 煙詰 against 1–4 M at one thread, nearly
+/// all in the given-up disproof (benches/RESULTS.md §36c).
 pub(crate) fn shorten_cheaply(
     pos: &Position,
     attacker: Color,
@@ -441,7 +446,9 @@ pub(crate) fn shorten_cheaply(
     let mut nodes = 0;
     let mut dearest_proof = 0;
     while length >= Plies::new(3) {
-        let cap = cap.max(SHORTENING_GROWTH.saturating_mul(dearest_proof));
+        let cap = cap
+            .max(SHORTENING_GROWTH.saturating_mul(dearest_proof))
+            .div_ceil(limits.threads.max(1) as u64);
         let left = limits.node_limit.map(|n| n.saturating_sub(nodes));
         // Whether the cap, not the limit for all, is what stops this search.
         let capped = left.is_none_or(|l| cap < l);

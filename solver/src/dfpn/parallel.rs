@@ -571,6 +571,42 @@ mod tests {
         assert_eq!(search.limits.node_limit, Some(5_000));
     }
 
+    /// The raw shortenings' cap counts the nodes of all threads: at four threads that join
+    /// at once, the given-up "within 19" disproof of 将棋図巧 No. 2 (its first mate of 21 is
+    /// the shortest) spends about the cap, not four times it.
+    #[test]
+    fn the_shortenings_cap_counts_every_threads_nodes() {
+        let pos = crate::Position::from_sfen(
+            "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1",
+        )
+        .expect("sfen");
+        let limits = Limits {
+            threads: 4,
+            warm_up_nodes: Some(0),
+            ..Limits::default()
+        };
+        let cap = 4_000;
+        let (first, shortened, nodes) = super::super::on_search_thread(|| {
+            let mut table = Table::new(16);
+            let first = super::super::first_mate(&pos, crate::Color::Black, &limits, &mut table);
+            let (shortened, nodes) = super::super::shorten_cheaply(
+                &pos,
+                crate::Color::Black,
+                &limits,
+                &mut table,
+                crate::Plies::new(21),
+                cap,
+                |_, _, _| {},
+            );
+            (first.length, shortened, nodes)
+        });
+        assert_eq!(first, Ok(Some(crate::Plies::new(21))));
+        assert_eq!(shortened, Ok(crate::Plies::new(21)));
+        // Each thread stops at its share (or sooner, halted by the first to stop), give or
+        // take the nodes counted while unwinding; the disproof alone needs more than 16,000.
+        assert!(nodes < cap * 3 / 2, "{nodes} nodes");
+    }
+
     #[test]
     fn marks_count_threads_per_move() {
         let marks = Marks::new();
