@@ -430,7 +430,8 @@ impl<'t> Evaluator<'t> {
     /// `r` (plies left after it), from what the bounding games' tables hold; lower is
     /// likelier. Only an order: the answer is searched.
     ///
-    /// 0. mate within `r` in the raw game: certainly a tsume mate;
+    /// 0. a tsume mate within `r` already decided (the memo), or a mate within `r` in the raw
+    ///    game: certainly a tsume mate;
     /// 1. mate within `r` in the plain lower-bound game;
     /// 2. a line of value `r` or less in the two-ply game (most often a line that ends with
     ///    pieces left over, whose plain length is `r + 2`: the case a plain disproof within
@@ -440,13 +441,21 @@ impl<'t> Evaluator<'t> {
     ///    its value down to `r`;
     /// 5. no plain mate within `r`, nothing known beyond;
     /// 6. certainly not: no mate within `r + 2` in the plain game, or of value `r` or less in
-    ///    the two-ply game.
+    ///    the two-ply game, or no tsume mate within `r` already decided.
     ///
     /// The checks of an attacker node the bounds did not settle are mostly of ranks 2 to 5
     /// (the node's own two-ply and plain proofs passed through some of them). Rank 2 puts
     /// a mating check whose plain mate is `r + 2` long ahead of the checks with no plain
     /// mate within `r`, each of which costs a disproof to try (benches/RESULTS.md §27a).
+    /// The memo goes first: a line read after the value search asks again what that
+    /// search decided, and a check only the definition found to mate (of rank 4, say)
+    /// would otherwise wait behind checks of rank 3, each a disproof (§36f).
     fn mate_likelihood_rank(&self, pos: &Position, m: Move, r: i32) -> u8 {
+        match self.memo.get(&(pos.full_key_after(m), r)).map(|v| *v) {
+            Some(true) => return 0,
+            Some(false) => return 6,
+            None => {}
+        }
         let key = table_key_after(pos, m);
         let hand = pos.hand_after(m);
         let within = |table: &Table, key: u64, value: i32| {
@@ -765,6 +774,14 @@ mod tests {
         let mut expected = vec![two_ply, checks[0]];
         expected.extend(&checks[5..]);
         expected.extend([plain_wider, no_plain, not]);
+        assert_eq!(ev.checks_likeliest_first(&pos, r), expected);
+        // What the definition already decided goes before any table evidence: a check
+        // known to mate first, one known not to among the certainly-nots.
+        ev.memo.insert((pos.full_key_after(plain_wider), r), true);
+        ev.memo.insert((pos.full_key_after(checks[0]), r), false);
+        let mut expected = vec![plain_wider, two_ply];
+        expected.extend(&checks[5..]);
+        expected.extend([no_plain, checks[0], not]);
         assert_eq!(ev.checks_likeliest_first(&pos, r), expected);
     }
 }
