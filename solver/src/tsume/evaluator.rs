@@ -49,6 +49,7 @@ use crate::dfpn::search::{
     Defences, Limits, ProgressCallback, Search, Stop, Unsettled, TWO_PLY_SALT,
 };
 use crate::dfpn::table::{Kind, Table, NO_MATE};
+use crate::hand::Hand;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::plies::Plies;
@@ -75,6 +76,25 @@ const SIDE_BY_SIDE_MIN_NODES: u64 = 2_000;
 /// after `m`.
 fn table_key_after(pos: &Position, m: Move) -> u64 {
     pos.board_key_after(m) ^ crate::dfpn::search::table_salt(pos)
+}
+
+/// What the lower-bound games' table holds about "tsume mate within `r`?" for one
+/// position (see [`Evaluator::bounds`] for what each answer settles).
+struct LowerBoundEvidence {
+    /// The plain game within `r`.
+    plain: Kind,
+    /// The two-ply game, value `r`.
+    two_ply: Kind,
+    /// The plain game within `r + 2`.
+    plain_wider: Kind,
+}
+
+impl LowerBoundEvidence {
+    /// No tsume mate within `r`, certainly: no plain mate within `r + 2`, or no two-ply
+    /// line of value `r` or less.
+    fn rules_out(&self) -> bool {
+        self.plain_wider == Kind::Disproven || self.two_ply == Kind::Disproven
+    }
 }
 
 /// Decides tsume-rules mate predicates for positions of one problem (one attacker).
@@ -243,24 +263,31 @@ impl<'t> Evaluator<'t> {
         (p.kind() == Kind::Proven).then_some(Plies::new(p.len))
     }
 
-    /// How much the lower-bound games' table already knows that no tsume mate within `r`
-    /// follows the defender's move `m` of `pos`: 0, settled (no plain mate within `r + 2`,
-    /// or no two-ply line of value `r`); 1, no plain mate within `r` (the dear half of the
-    /// question, see [`Evaluator::bounds`]); 2, nothing. Only an order: the answer is
-    /// searched.
-    pub(crate) fn no_mate_rank_after(&self, pos: &Position, m: Move, r: i32) -> u8 {
-        let key = table_key_after(pos, m);
-        let hand = pos.hand(self.attacker);
+    /// What the lower-bound games' table holds about "tsume mate within `r`?" for the
+    /// position of table key `key` and attacker hand `hand` (no search).
+    fn lower_bound_evidence(&self, key: u64, hand: Hand, r: i32) -> LowerBoundEvidence {
         let within = |key: u64, value: i32| {
             self.lower_bound
                 .probe(key, hand, Plies::of_value(value).get())
                 .kind()
         };
-        if within(key, r + 2) == Kind::Disproven
-            || within(key ^ TWO_PLY_SALT, r + 2) == Kind::Disproven
-        {
+        LowerBoundEvidence {
+            plain: within(key, r),
+            two_ply: within(key ^ TWO_PLY_SALT, r + 2),
+            plain_wider: within(key, r + 2),
+        }
+    }
+
+    /// How much the lower-bound games' table already knows that no tsume mate within `r`
+    /// follows the defender's move `m` of `pos`: 0, settled (see
+    /// [`LowerBoundEvidence::rules_out`]); 1, no plain mate within `r` (the dear half of
+    /// the question, see [`Evaluator::bounds`]); 2, nothing. Only an order: the answer is
+    /// searched.
+    pub(crate) fn no_mate_rank_after(&self, pos: &Position, m: Move, r: i32) -> u8 {
+        let e = self.lower_bound_evidence(table_key_after(pos, m), pos.hand(self.attacker), r);
+        if e.rules_out() {
             0
-        } else if within(key, r) == Kind::Disproven {
+        } else if e.plain == Kind::Disproven {
             1
         } else {
             2
@@ -458,24 +485,22 @@ impl<'t> Evaluator<'t> {
         }
         let key = table_key_after(pos, m);
         let hand = pos.hand_after(m);
-        let within = |table: &Table, key: u64, value: i32| {
-            table.probe(key, hand, Plies::of_value(value).get()).kind()
-        };
-        if within(self.raw, key, r) == Kind::Proven {
+        if self.raw.probe(key, hand, Plies::of_value(r).get()).kind() == Kind::Proven {
             return 0;
         }
-        let plain = within(self.lower_bound, key, r);
-        if plain == Kind::Proven {
-            return 1;
-        }
-        let two_ply = within(self.lower_bound, key ^ TWO_PLY_SALT, r + 2);
-        let plain_wider = within(self.lower_bound, key, r + 2);
-        match (plain, two_ply, plain_wider) {
-            (_, Kind::Proven, _) => 2,
-            (_, Kind::Disproven, _) | (_, _, Kind::Disproven) => 6,
-            (Kind::Unknown, _, _) => 3,
-            (_, _, Kind::Proven) => 4,
-            _ => 5,
+        let e = self.lower_bound_evidence(key, hand, r);
+        if e.plain == Kind::Proven {
+            1
+        } else if e.two_ply == Kind::Proven {
+            2
+        } else if e.rules_out() {
+            6
+        } else if e.plain == Kind::Unknown {
+            3
+        } else if e.plain_wider == Kind::Proven {
+            4
+        } else {
+            5
         }
     }
 
