@@ -11,8 +11,14 @@
 //!   remaining length (numbers from another length would feed back into each other).
 //!
 //! When a cluster is full the entry with the least work (`amount`) is replaced, final
-//! results being worth more; so memory is bounded and the table never grows. A replaced
-//! result is only found again by searching, which changes the time, never the answer.
+//! results being worth more; so memory is bounded by the size asked for. A replaced result
+//! is only found again by searching, which changes the time, never the answer.
+//!
+//! A large table starts on the first 16 MiB of its clusters and doubles the clusters in use
+//! whenever they are half full, moving each entry to the cluster its key then chooses: a
+//! search that fills a small part of a large `--hash` touches only that part's memory
+//! (fewer pages to fault in, fewer cache and TLB misses), and one that needs all of it gets
+//! all of it.
 //!
 //! Every entry carries the table's generation: [`Table::clear`] starts a new one, and an
 //! entry of an older generation is an empty slot. Clearing is then free, so a caller that
@@ -36,9 +42,11 @@
 //! - an *unknown* entry is only an estimate: one from a racing thread steers the search,
 //!   and cannot make it prove or disprove anything;
 //! - the fill rate ([`Table::hashfull`]) is sampled from the slots, not counted, so no
-//!   counter is shared between threads.
+//!   counter is shared between threads;
+//! - while one thread moves the entries of a growing table, the others may miss an entry
+//!   not yet moved, or store one where it is not found again: a lost entry again.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -220,7 +228,13 @@ pub struct Table {
     /// Entries packed as four words each (see [`Entry::pack`]): a zeroed buffer is
     /// allocated lazily by the OS, so a large table costs nothing until it is used.
     slots: Box<[[AtomicU64; 4]]>,
+    /// The clusters allocated, less one (a power of two less one).
     mask: usize,
+    /// The clusters in use, less one: the table starts on [`FIRST_IN_USE_BYTES`] and
+    /// doubles while it fills (see [`Table::grow_when_full`]).
+    in_use: AtomicUsize,
+    /// Set while one thread doubles the clusters in use.
+    growing: AtomicBool,
     /// Entries of other generations are empty slots.
     generation: u32,
 }
@@ -251,9 +265,12 @@ impl Table {
         drop(probe);
         let slots = zeroed_atomic_slots(len);
         advise_huge_pages(&slots);
+        let mask = clusters - 1;
         Ok(Table {
             slots,
-            mask: clusters - 1,
+            mask,
+            in_use: AtomicUsize::new(first_in_use(mask)),
+            growing: AtomicBool::new(false),
             generation: 0,
         })
     }
@@ -261,6 +278,7 @@ impl Table {
     /// Forgets every entry, in constant time: a new generation starts (the memory is only
     /// zeroed when the generation counter wraps).
     pub fn clear(&mut self) {
+        *self.in_use.get_mut() = first_in_use(self.mask);
         match self.generation.checked_add(1) {
             Some(g) => self.generation = g,
             None => {
@@ -286,14 +304,71 @@ impl Table {
         self.slots.len() * std::mem::size_of::<[u64; 4]>()
     }
 
-    /// Fill rate in per mille (as USI `hashfull`), sampled from the first
-    /// 8,192 slots (entries are spread evenly over the table by their keys).
+    /// Fill rate of the whole table in per mille (as USI `hashfull`): that of the clusters
+    /// in use, sampled from the first 8,192 slots (entries are spread evenly over them by
+    /// their keys), times the share of the clusters in use.
     pub fn hashfull(&self) -> usize {
+        let in_use = self.in_use.load(Relaxed) + 1;
+        self.in_use_fill() * in_use / (self.mask + 1)
+    }
+
+    /// Fill rate of the clusters in use in per mille, sampled as [`Table::hashfull`].
+    fn in_use_fill(&self) -> usize {
         let sample = self.slots.len().min(HASHFULL_SAMPLE);
         let live = (0..sample)
             .filter(|&i| self.is_live(&self.entry(i)))
             .count();
         live * 1000 / sample
+    }
+
+    /// Doubles the clusters in use when their sampled fill has reached
+    /// [`GROWTH_FILL_PER_MILLE`] and the table has clusters left: each entry of cluster `i`
+    /// whose key now chooses cluster `i + n` (`n` clusters were in use) moves there. A
+    /// search only ever touches the pages of the clusters in use, so a large `--hash` costs
+    /// a search that fills little of it no more memory to fault in, and no more cache and
+    /// TLB misses, than a small one (benches/RESULTS.md §37).
+    ///
+    /// Other threads may probe and store while the entries move: a probe that misses an
+    /// entry not yet moved, or a store made with the old number of clusters in use that is
+    /// never found again, loses a result, which costs a search and never an answer (as a
+    /// replaced entry; see the module doc). One thread moves the entries at a time.
+    fn grow_when_full(&self) {
+        let full =
+            |in_use: usize| in_use < self.mask && self.in_use_fill() >= GROWTH_FILL_PER_MILLE;
+        if !full(self.in_use.load(Relaxed))
+            || self
+                .growing
+                .compare_exchange(false, true, Relaxed, Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        // Another thread may have doubled them since.
+        let in_use = self.in_use.load(Relaxed);
+        if full(in_use) {
+            let n = in_use + 1;
+            let wider = 2 * n - 1;
+            // Published first, so that the other threads' new entries go where they will
+            // be found; until an entry has moved, they miss it.
+            self.in_use.store(wider, Relaxed);
+            for i in 0..n {
+                let new_cluster = (i + n) * CLUSTER..(i + n + 1) * CLUSTER;
+                for j in i * CLUSTER..(i + 1) * CLUSTER {
+                    let e = self.entry(j);
+                    if !self.is_live(&e) || cluster_index(e.key, wider) == i {
+                        continue;
+                    }
+                    // The new cluster was out of use in this generation: it has room for
+                    // every entry that moves there, unless other threads filled it since.
+                    if let Some(free) = new_cluster.clone().find(|&f| !self.is_live(&self.entry(f)))
+                    {
+                        self.set_entry(free, e);
+                    }
+                    self.set_entry(j, Entry::default());
+                }
+            }
+        }
+        self.growing.store(false, Relaxed);
     }
 
     #[inline]
@@ -323,7 +398,7 @@ impl Table {
 
     #[inline]
     fn cluster(&self, key: u64) -> std::ops::Range<usize> {
-        let i = cluster_index(key, self.mask);
+        let i = cluster_index(key, self.in_use.load(Relaxed));
         i * CLUSTER..(i + 1) * CLUSTER
     }
 
@@ -517,11 +592,32 @@ impl Table {
             new.amount = new.amount.max(self.entry(slot).amount);
         }
         self.set_entry(slot, new);
+        // A new entry in one of the first few clusters (one store of a new entry in some
+        // thousands) checks whether the clusters in use are full.
+        if target.is_none() && empty.is_some() && slot < GROWTH_CHECK_CLUSTERS * CLUSTER {
+            self.grow_when_full();
+        }
     }
 }
 
 /// The slots [`Table::hashfull`] samples.
 const HASHFULL_SAMPLE: usize = 8192;
+
+/// A table starts on this many bytes of its clusters (or all of them, if fewer).
+const FIRST_IN_USE_BYTES: usize = 16 << 20;
+
+/// The clusters in use double when the sampled fill reaches this (per mille).
+const GROWTH_FILL_PER_MILLE: usize = 500;
+
+/// A new entry in one of the first this many clusters checks the fill (see
+/// [`Table::grow_when_full`]).
+const GROWTH_CHECK_CLUSTERS: usize = 16;
+
+/// The clusters first in use, less one, in a table of `mask + 1` clusters.
+fn first_in_use(mask: usize) -> usize {
+    let first = (FIRST_IN_USE_BYTES / (CLUSTER * std::mem::size_of::<[u64; 4]>())).max(1);
+    (first - 1).min(mask)
+}
 
 /// `len` zeroed slots, allocated as zeroed memory, which the OS provides lazily (a large
 /// table costs nothing until it is used).

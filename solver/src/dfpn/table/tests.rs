@@ -329,3 +329,108 @@ fn a_salt_of_cluster_free_bits_keeps_the_cluster() {
     // The bound is tight: one bit lower, the largest tables put the salted key elsewhere.
     assert!(moved_by_lower_bit > 0);
 }
+
+/// Keys spread over the clusters like a search's (a linear congruential sequence).
+fn spread_keys(n: usize) -> Vec<u64> {
+    let mut key = 0x0123_4567_89ab_cdefu64;
+    (0..n)
+        .map(|_| {
+            key = key
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            key
+        })
+        .collect()
+}
+
+#[test]
+fn a_large_table_starts_on_a_part_of_its_clusters_and_doubles_as_it_fills() {
+    let mut t = Table::new(256);
+    let first = t.in_use.load(Relaxed);
+    assert_eq!((first + 1) * CLUSTER * 32, FIRST_IN_USE_BYTES);
+    assert!(first < t.mask);
+    let g = Hand::EMPTY.add(Gold);
+    // Few entries: no cluster overflows, so every one is there after each doubling.
+    let few = spread_keys(2_000);
+    for (i, &k) in few.iter().enumerate() {
+        t.store_proven(k, g, (i % 50) as u16 + 1, None, 2 + i as u32);
+    }
+    // Enough entries to pass the fill at which the clusters in use double, twice.
+    let slots_in_use = (first + 1) * CLUSTER;
+    let many = spread_keys(2_000 + slots_in_use * 3 / 2);
+    for &k in &many[2_000..] {
+        t.store_disproven(k, Hand::EMPTY, 7, 1);
+    }
+    let grown = t.in_use.load(Relaxed);
+    assert!(grown >= 4 * first + 3, "{first} -> {grown}");
+    // The entries stored before the doublings were moved with them, none lost (they are
+    // worth more than the later ones, so no overflow replaced them either).
+    for (i, &k) in few.iter().enumerate() {
+        let p = t.probe(k, g, 60);
+        assert_eq!(
+            (p.kind(), p.len),
+            (Kind::Proven, (i % 50) as u16 + 1),
+            "entry {i}"
+        );
+    }
+    // The fill reported is that of the whole table, not of the clusters in use.
+    assert!(
+        t.hashfull() < t.in_use_fill(),
+        "{} {}",
+        t.hashfull(),
+        t.in_use_fill()
+    );
+    // A cleared table starts again on the first clusters.
+    t.clear();
+    assert_eq!(t.in_use.load(Relaxed), first);
+    assert!(!t.probe(few[0], g, 60).found);
+}
+
+#[test]
+fn a_small_table_uses_all_its_clusters_from_the_start() {
+    let t = Table::new(1);
+    assert_eq!(t.in_use.load(Relaxed), t.mask);
+}
+
+#[test]
+fn threads_storing_and_probing_while_the_table_grows_read_only_what_was_stored() {
+    // Even keys are stored proven with a length of their own, odd keys disproven, by two
+    // threads at once while a third probes; the clusters in use double several times on
+    // the way. A probe may miss an entry (moved, or stored with the old clusters in use),
+    // never read one that was not stored.
+    let t = Table::new(256);
+    let first = t.in_use.load(Relaxed);
+    let keys = spread_keys(600_000);
+    let len_of = |k: u64| (k >> 40) as u16 % 100 + 1;
+    std::thread::scope(|s| {
+        for part in 0..2 {
+            let (t, keys) = (&t, &keys);
+            s.spawn(move || {
+                for &k in keys.iter().skip(part).step_by(2) {
+                    if k % 2 == 0 {
+                        t.store_proven(k, Hand::EMPTY, len_of(k), None, 3);
+                    } else {
+                        t.store_disproven(k, Hand::EMPTY, NO_MATE, 3);
+                    }
+                }
+            });
+        }
+        let (t, keys) = (&t, &keys);
+        s.spawn(move || {
+            for &k in keys.iter().cycle().step_by(7).take(400_000) {
+                let p = t.probe(k, Hand::EMPTY, 200);
+                match p.kind() {
+                    Kind::Proven => assert!(k % 2 == 0 && p.len == len_of(k), "{k}"),
+                    Kind::Disproven => assert!(k % 2 == 1 && p.len == NO_MATE, "{k}"),
+                    Kind::Unknown => assert!(!p.found, "{k}"),
+                }
+            }
+        });
+    });
+    assert!(t.in_use.load(Relaxed) > 2 * first);
+    let found = keys
+        .iter()
+        .filter(|&&k| t.probe(k, Hand::EMPTY, 200).found)
+        .count();
+    assert!(found > keys.len() * 9 / 10, "{found} of {}", keys.len());
+}
