@@ -326,7 +326,7 @@ impl Table {
     /// whose key now chooses cluster `i + n` (`n` clusters were in use) moves there. A
     /// search only ever touches the pages of the clusters in use, so a large `--hash` costs
     /// a search that fills little of it no more memory to fault in, and no more cache and
-    /// TLB misses, than a small one (benches/RESULTS.md §37).
+    /// TLB misses, than a small one (benches/RESULTS.md §37a).
     ///
     /// Other threads may probe and store while the entries move: a probe that misses an
     /// entry not yet moved, or a store made with the old number of clusters in use that is
@@ -360,8 +360,8 @@ impl Table {
                     }
                     // The new cluster was out of use in this generation: it has room for
                     // every entry that moves there, unless other threads filled it since.
-                    if let Some(free) = new_cluster.clone().find(|&f| !self.is_live(&self.entry(f)))
-                    {
+                    let mut new_slots = new_cluster.clone();
+                    if let Some(free) = new_slots.find(|&f| !self.is_live(&self.entry(f))) {
                         self.set_entry(free, e);
                     }
                     self.set_entry(j, Entry::default());
