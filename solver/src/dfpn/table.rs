@@ -46,7 +46,10 @@
 //! - while one thread moves the entries of a growing table, the others may miss an entry
 //!   not yet moved, or store one where it is not found again: a lost entry again.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicU64, AtomicUsize,
+    Ordering::{Acquire, Relaxed, Release},
+};
 
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -308,8 +311,9 @@ impl Table {
     /// in use, sampled from the first 8,192 slots (entries are spread evenly over them by
     /// their keys), times the share of the clusters in use.
     pub fn hashfull(&self) -> usize {
+        // Both counts are powers of two: the ratio is exact.
         let in_use = self.in_use.load(Relaxed) + 1;
-        self.in_use_fill() * in_use / (self.mask + 1)
+        self.in_use_fill() / ((self.mask + 1) / in_use)
     }
 
     /// Fill rate of the clusters in use in per mille, sampled as [`Table::hashfull`].
@@ -335,10 +339,12 @@ impl Table {
     fn grow_when_full(&self) {
         let full =
             |in_use: usize| in_use < self.mask && self.in_use_fill() >= GROWTH_FILL_PER_MILLE;
+        // Acquire and Release on the flag: whoever takes it next sees this thread's moves
+        // and its `in_use`, so two doublings never overlap.
         if !full(self.in_use.load(Relaxed))
             || self
                 .growing
-                .compare_exchange(false, true, Relaxed, Relaxed)
+                .compare_exchange(false, true, Acquire, Relaxed)
                 .is_err()
         {
             return;
@@ -349,26 +355,34 @@ impl Table {
             let n = in_use + 1;
             let wider = 2 * n - 1;
             // Published first, so that the other threads' new entries go where they will
-            // be found; until an entry has moved, they miss it.
-            self.in_use.store(wider, Relaxed);
+            // be found; until an entry has moved, they miss it. Only ever raised.
+            self.in_use.fetch_max(wider, Relaxed);
             for i in 0..n {
                 let new_cluster = (i + n) * CLUSTER..(i + n + 1) * CLUSTER;
                 for j in i * CLUSTER..(i + 1) * CLUSTER {
                     let e = self.entry(j);
-                    if !self.is_live(&e) || cluster_index(e.key, wider) == i {
+                    if !self.is_live(&e) {
                         continue;
                     }
-                    // The new cluster was out of use in this generation: it has room for
-                    // every entry that moves there, unless other threads filled it since.
-                    let mut new_slots = new_cluster.clone();
-                    if let Some(free) = new_slots.find(|&f| !self.is_live(&self.entry(f))) {
-                        self.set_entry(free, e);
+                    let to = cluster_index(e.key, wider);
+                    if to == i {
+                        continue;
+                    }
+                    // An entry that belongs in neither cluster (stored by another thread with
+                    // an older number of clusters in use, or torn) is dropped. The new cluster
+                    // was out of use in this generation: it has room for every entry that
+                    // moves there, unless other threads filled it since.
+                    if to == i + n {
+                        let mut new_slots = new_cluster.clone();
+                        if let Some(free) = new_slots.find(|&f| !self.is_live(&self.entry(f))) {
+                            self.set_entry(free, e);
+                        }
                     }
                     self.set_entry(j, Entry::default());
                 }
             }
         }
-        self.growing.store(false, Relaxed);
+        self.growing.store(false, Release);
     }
 
     #[inline]
