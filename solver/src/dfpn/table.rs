@@ -337,28 +337,27 @@ impl Table {
     /// never found again, loses a result, which costs a search and never an answer (as a
     /// replaced entry; see the module doc). One thread moves the entries at a time.
     fn grow_when_full(&self) {
-        let full =
-            |in_use: usize| in_use < self.mask && self.in_use_fill() >= GROWTH_FILL_PER_MILLE;
+        let in_use = self.in_use.load(Relaxed);
+        if in_use == self.mask || self.in_use_fill() < GROWTH_FILL_PER_MILLE {
+            return;
+        }
         // Acquire and Release on the flag: whoever takes it next sees this thread's moves
-        // and its `in_use`, so two doublings never overlap.
-        if !full(self.in_use.load(Relaxed))
-            || self
-                .growing
-                .compare_exchange(false, true, Acquire, Relaxed)
-                .is_err()
+        // and its `in_use`, so two doublings never overlap; one that another thread made
+        // since the fill was sampled is not made again.
+        if self
+            .growing
+            .compare_exchange(false, true, Acquire, Relaxed)
+            .is_err()
         {
             return;
         }
-        // Another thread may have doubled them since.
-        let in_use = self.in_use.load(Relaxed);
-        if full(in_use) {
+        if self.in_use.load(Relaxed) == in_use {
             let n = in_use + 1;
             let wider = 2 * n - 1;
             // Published first, so that the other threads' new entries go where they will
-            // be found; until an entry has moved, they miss it. Only ever raised.
-            self.in_use.fetch_max(wider, Relaxed);
+            // be found; until an entry has moved, they miss it.
+            self.in_use.store(wider, Relaxed);
             for i in 0..n {
-                let new_cluster = (i + n) * CLUSTER..(i + n + 1) * CLUSTER;
                 for j in i * CLUSTER..(i + 1) * CLUSTER {
                     let e = self.entry(j);
                     if !self.is_live(&e) {
@@ -373,7 +372,7 @@ impl Table {
                     // was out of use in this generation: it has room for every entry that
                     // moves there, unless other threads filled it since.
                     if to == i + n {
-                        let mut new_slots = new_cluster.clone();
+                        let mut new_slots = to * CLUSTER..(to + 1) * CLUSTER;
                         if let Some(free) = new_slots.find(|&f| !self.is_live(&self.entry(f))) {
                             self.set_entry(free, e);
                         }
