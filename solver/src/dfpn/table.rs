@@ -230,7 +230,7 @@ impl std::error::Error for TableAllocError {}
 pub struct Table {
     /// Entries packed as four words each (see [`Entry::pack`]): a zeroed buffer is
     /// allocated lazily by the OS, so a large table costs nothing until it is used.
-    slots: Box<[[AtomicU64; 4]]>,
+    slots: Slots,
     /// The clusters allocated, less one (a power of two less one).
     mask: usize,
     /// The clusters in use, less one: the table starts on [`FIRST_IN_USE_BYTES`] and
@@ -632,23 +632,77 @@ fn first_in_use(mask: usize) -> usize {
     (first - 1).min(mask)
 }
 
+/// Bytes a cache line holds, to which the slots are aligned.
+const CACHE_LINE: usize = 64;
+
+/// The table's slots, each four words, starting on a cache line: a cluster is then exactly
+/// four lines, and no entry straddles two. (The allocator's large blocks start 16 bytes
+/// past a page boundary, which put every cluster on five lines and half the entries on
+/// two.)
+struct Slots {
+    /// The allocation: the slots and up to a cache line's worth of words before them.
+    words: Box<[AtomicU64]>,
+    /// The first word of the first slot.
+    start: usize,
+    /// Slots.
+    len: usize,
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [[AtomicU64; 4]];
+
+    #[inline]
+    fn deref(&self) -> &[[AtomicU64; 4]] {
+        self.words[self.start..self.start + 4 * self.len]
+            .as_chunks::<4>()
+            .0
+    }
+}
+
+impl std::ops::DerefMut for Slots {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [[AtomicU64; 4]] {
+        self.words[self.start..self.start + 4 * self.len]
+            .as_chunks_mut::<4>()
+            .0
+    }
+}
+
+impl Slots {
+    /// The slots of `words` (of `len` slots and a cache line more) from its first word
+    /// on a cache line.
+    fn aligned(words: Box<[AtomicU64]>, len: usize) -> Slots {
+        let word = std::mem::size_of::<AtomicU64>();
+        let misalignment = words.as_ptr() as usize % CACHE_LINE;
+        let start = (CACHE_LINE - misalignment) % CACHE_LINE / word;
+        Slots { words, start, len }
+    }
+}
+
+/// Words added to an allocation of slots so that they can start on a cache line.
+const ALIGNMENT_WORDS: usize = CACHE_LINE / std::mem::size_of::<AtomicU64>();
+
 /// `len` zeroed slots, allocated as zeroed memory, which the OS provides lazily (a large
 /// table costs nothing until it is used).
-fn zeroed_atomic_slots(len: usize) -> Box<[[AtomicU64; 4]]> {
-    let words: Box<[[u64; 4]]> = vec![[0u64; 4]; len].into_boxed_slice();
+fn zeroed_atomic_slots(len: usize) -> Slots {
+    let words: Box<[u64]> = vec![0u64; 4 * len + ALIGNMENT_WORDS].into_boxed_slice();
     // SAFETY: `AtomicU64` has the same size, alignment and bit validity as `u64` (its
-    // documentation guarantees the same in-memory representation), so `[[u64; 4]]` and
-    // `[[AtomicU64; 4]]` have one layout, and the allocation is handed over whole, with
-    // the same length and the same allocator. The safe counterpart,
+    // documentation guarantees the same in-memory representation), so `[u64]` and
+    // `[AtomicU64]` have one layout, and the allocation is handed over whole, with the
+    // same length and the same allocator. The safe counterpart,
     // [`zeroed_atomic_slots_by_writing`], writes every word (touching every page);
     // `tests::both_allocations_give_the_same_empty_table` checks they agree.
-    unsafe { Box::from_raw(Box::into_raw(words) as *mut [[AtomicU64; 4]]) }
+    let words = unsafe { Box::from_raw(Box::into_raw(words) as *mut [AtomicU64]) };
+    Slots::aligned(words, len)
 }
 
 /// [`zeroed_atomic_slots`] without `unsafe`: every word written, so every page touched.
 #[cfg(test)]
-fn zeroed_atomic_slots_by_writing(len: usize) -> Box<[[AtomicU64; 4]]> {
-    (0..len).map(|_| Default::default()).collect()
+fn zeroed_atomic_slots_by_writing(len: usize) -> Slots {
+    let words = (0..4 * len + ALIGNMENT_WORDS)
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    Slots::aligned(words, len)
 }
 
 /// The cluster of `key` in a table of `mask + 1` clusters: the key is mixed so that

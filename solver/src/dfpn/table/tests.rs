@@ -436,3 +436,19 @@ fn threads_storing_and_probing_while_the_table_grows_read_only_what_was_stored()
         .count();
     assert!(found > keys.len() * 9 / 10, "{found} of {}", keys.len());
 }
+
+#[test]
+fn slots_start_on_a_cache_line() {
+    // Whatever the allocator's offset, both allocations put the first slot on a line, so
+    // a cluster is exactly `CLUSTER / 2` lines.
+    for len in [8, 4096, 1 << 16] {
+        for slots in [
+            zeroed_atomic_slots(len),
+            zeroed_atomic_slots_by_writing(len),
+        ] {
+            assert_eq!(slots.as_ptr() as usize % CACHE_LINE, 0);
+            assert_eq!(slots.len(), len);
+        }
+    }
+    assert_eq!(Table::new(64).slots.as_ptr() as usize % CACHE_LINE, 0);
+}
