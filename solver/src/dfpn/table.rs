@@ -261,9 +261,9 @@ impl Table {
         // The zeroed buffer below comes from the allocator's zeroed path (pages the OS
         // zeroes on first touch), which has no fallible form: reserve the same size
         // fallibly first, so that a refusal is an error here rather than an abort there.
-        let mut probe: Vec<[u64; 4]> = Vec::new();
+        let mut probe: Vec<u64> = Vec::new();
         probe
-            .try_reserve_exact(len)
+            .try_reserve_exact(4 * len + ALIGNMENT_WORDS)
             .map_err(|_| TableAllocError { megabytes })?;
         drop(probe);
         let slots = zeroed_atomic_slots(len);
@@ -638,13 +638,13 @@ const CACHE_LINE: usize = 64;
 /// The table's slots, each four words, starting on a cache line: a cluster is then exactly
 /// four lines, and no entry straddles two. (The allocator's large blocks start 16 bytes
 /// past a page boundary, which put every cluster on five lines and half the entries on
-/// two.)
+/// two: benches/RESULTS.md §38a.) The allocation is one cache line larger than the slots.
 struct Slots {
-    /// The allocation: the slots and up to a cache line's worth of words before them.
+    /// The allocation: the slots, with up to a cache line's worth of words around them.
     words: Box<[AtomicU64]>,
-    /// The first word of the first slot.
+    /// The index in `words` of the first word of the first slot.
     start: usize,
-    /// Slots.
+    /// The number of slots.
     len: usize,
 }
 
