@@ -640,12 +640,26 @@ const CACHE_LINE: usize = 64;
 /// past a page boundary, which put every cluster on five lines and half the entries on
 /// two: benches/RESULTS.md §38a.) The allocation is one cache line larger than the slots.
 struct Slots {
-    /// The allocation: the slots, with up to a cache line's worth of words around them.
+    /// The allocation: the slots, and [`ALIGNMENT_WORDS`] words in all before and after them.
     words: Box<[AtomicU64]>,
     /// The index in `words` of the first word of the first slot.
     start: usize,
-    /// The number of slots.
-    len: usize,
+}
+
+impl Slots {
+    /// The slots of `words` (the slots and [`ALIGNMENT_WORDS`] more) from its first word
+    /// on a cache line.
+    fn aligned(words: Box<[AtomicU64]>) -> Slots {
+        let misalignment = words.as_ptr() as usize % CACHE_LINE;
+        let start = (CACHE_LINE - misalignment) % CACHE_LINE / WORD;
+        Slots { words, start }
+    }
+
+    /// The words of the slots within `words`.
+    #[inline]
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.words.len() - ALIGNMENT_WORDS
+    }
 }
 
 impl std::ops::Deref for Slots {
@@ -653,34 +667,23 @@ impl std::ops::Deref for Slots {
 
     #[inline]
     fn deref(&self) -> &[[AtomicU64; 4]] {
-        self.words[self.start..self.start + 4 * self.len]
-            .as_chunks::<4>()
-            .0
+        self.words[self.range()].as_chunks::<4>().0
     }
 }
 
 impl std::ops::DerefMut for Slots {
     #[inline]
     fn deref_mut(&mut self) -> &mut [[AtomicU64; 4]] {
-        self.words[self.start..self.start + 4 * self.len]
-            .as_chunks_mut::<4>()
-            .0
+        let range = self.range();
+        self.words[range].as_chunks_mut::<4>().0
     }
 }
 
-impl Slots {
-    /// The slots of `words` (of `len` slots and a cache line more) from its first word
-    /// on a cache line.
-    fn aligned(words: Box<[AtomicU64]>, len: usize) -> Slots {
-        let word = std::mem::size_of::<AtomicU64>();
-        let misalignment = words.as_ptr() as usize % CACHE_LINE;
-        let start = (CACHE_LINE - misalignment) % CACHE_LINE / word;
-        Slots { words, start, len }
-    }
-}
+/// Bytes of a word of the slots.
+const WORD: usize = std::mem::size_of::<AtomicU64>();
 
 /// Words added to an allocation of slots so that they can start on a cache line.
-const ALIGNMENT_WORDS: usize = CACHE_LINE / std::mem::size_of::<AtomicU64>();
+const ALIGNMENT_WORDS: usize = CACHE_LINE / WORD;
 
 /// `len` zeroed slots, allocated as zeroed memory, which the OS provides lazily (a large
 /// table costs nothing until it is used).
@@ -693,7 +696,7 @@ fn zeroed_atomic_slots(len: usize) -> Slots {
     // [`zeroed_atomic_slots_by_writing`], writes every word (touching every page);
     // `tests::both_allocations_give_the_same_empty_table` checks they agree.
     let words = unsafe { Box::from_raw(Box::into_raw(words) as *mut [AtomicU64]) };
-    Slots::aligned(words, len)
+    Slots::aligned(words)
 }
 
 /// [`zeroed_atomic_slots`] without `unsafe`: every word written, so every page touched.
@@ -702,7 +705,7 @@ fn zeroed_atomic_slots_by_writing(len: usize) -> Slots {
     let words = (0..4 * len + ALIGNMENT_WORDS)
         .map(|_| AtomicU64::new(0))
         .collect();
-    Slots::aligned(words, len)
+    Slots::aligned(words)
 }
 
 /// The cluster of `key` in a table of `mask + 1` clusters: the key is mixed so that
