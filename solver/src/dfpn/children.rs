@@ -414,7 +414,7 @@ impl Search<'_> {
         if self.marks.is_none() {
             return by(false);
         }
-        match deflection(attacker_node, unbounded) {
+        match deflection(attacker_node, !unbounded && !self.expects_proof) {
             Deflection::Always => by(true),
             Deflection::Never => by(false),
             Deflection::ByNumbers => {

@@ -460,6 +460,7 @@ pub(crate) fn shorten_cheaply(
             ..limits.clone()
         };
         let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
+        search.expects_proof = true;
         let r = search.solve_current(length.minus(2));
         nodes += search.nodes;
         match (r.kind(), search.stopped) {

@@ -23,10 +23,12 @@
 //! makes unnecessary on the other. So a node deflects the threads only where its likely
 //! outcome needs every child ([`deflection`]): in the bounded searches ("mate within `N`?",
 //! the shortest-mate and tsume questions, nearly all of whose nodes end refuted) at
-//! attacker nodes only; in the unbounded first searches by the node's numbers (an attacker
-//! node whose disproof number is at most its proof number, a defender node whose proof
-//! number is at most its disproof number). Deflecting at every node, as Kaneko did, left
-//! 寿 and 煙詰 as slow at two threads as at one (benches/RESULTS.md §23).
+//! attacker nodes only; in the unbounded first searches, and in the raw shortenings that
+//! follow a first mate (bounded, but asked right after a longer mate was proven, so mostly
+//! proofs), by the node's numbers (an attacker node whose disproof number is at most its
+//! proof number, a defender node whose proof number is at most its disproof number).
+//! Deflecting at every node, as Kaneko did, left 寿 and 煙詰 as slow at two threads as at
+//! one (benches/RESULTS.md §23).
 //!
 //! Why the answer stays exact: each thread is an ordinary df-pn over its own path (so
 //! repetitions are judged on its own path, and a path-dependent disproof is stored only
@@ -132,16 +134,17 @@ pub(super) enum Deflection {
     ByNumbers,
 }
 
-/// Where threads are deflected: in the bounded searches at attacker nodes only, in the
-/// unbounded ones where the node's numbers point to the outcome that needs every child
-/// (benches/RESULTS.md §23: at both kinds of node always, as Kaneko, 寿 and 煙詰 gained
-/// nothing at two threads).
+/// Where threads are deflected: in a search whose nodes nearly all end refuted (`refuting`:
+/// the bounded ones other than the raw shortenings) at attacker nodes only, elsewhere where
+/// the node's numbers point to the outcome that needs every child (benches/RESULTS.md §23:
+/// at both kinds of node always, as Kaneko, 寿 and 煙詰 gained nothing at two threads; §39a:
+/// the shortenings by the numbers).
 #[inline]
-pub(super) fn deflection(attacker_node: bool, unbounded: bool) -> Deflection {
-    match (attacker_node, unbounded) {
-        (_, true) => Deflection::ByNumbers,
-        (true, false) => Deflection::Always,
-        (false, false) => Deflection::Never,
+pub(super) fn deflection(attacker_node: bool, refuting: bool) -> Deflection {
+    match (attacker_node, refuting) {
+        (_, false) => Deflection::ByNumbers,
+        (true, true) => Deflection::Always,
+        (false, true) => Deflection::Never,
     }
 }
 
@@ -331,6 +334,7 @@ impl<'t> Search<'t> {
         helper.marks = Some(marks.clone());
         helper.halt = Some(halt.clone());
         helper.chains_unbounded = index % 2 == 1;
+        helper.expects_proof = self.expects_proof;
         helper.raw_table = self.raw_table;
         helper
     }
@@ -460,10 +464,22 @@ mod tests {
         unbounded: bool,
         numbers: [(u32, u32); 2],
     ) -> usize {
+        picked_in(threads, false, attacker_node, unbounded, numbers)
+    }
+
+    /// [`picked`] in a search that `expects_proof` or not.
+    fn picked_in(
+        threads: bool,
+        expects_proof: bool,
+        attacker_node: bool,
+        unbounded: bool,
+        numbers: [(u32, u32); 2],
+    ) -> usize {
         let table = Table::new(1);
         let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
             .expect("sfen");
         let mut search = Search::new(&table, pos, Limits::default());
+        search.expects_proof = expects_proof;
         search.marks = Some(Arc::new(Marks::new()));
         let parent = search.pos.full_key();
         let children: Vec<Child> = numbers
@@ -502,6 +518,28 @@ mod tests {
         // Alone, never.
         assert_eq!(picked(false, true, false, [(1, 1), (2, 1)]), 0);
         assert_eq!(picked(false, false, true, [(1, 3), (1, 4)]), 0);
+    }
+
+    /// A search that expects a proof (a raw shortening) deflects its bounded nodes by
+    /// their numbers, as an unbounded search does: an attacker node likely mated keeps
+    /// the threads on its best check, a defender node likely mated splits its evasions.
+    #[test]
+    fn a_search_that_expects_a_proof_deflects_by_the_numbers() {
+        assert_eq!(picked_in(true, true, true, false, [(1, 5), (2, 5)]), 0);
+        assert_eq!(picked_in(true, true, true, false, [(3, 1), (4, 2)]), 1);
+        assert_eq!(picked_in(true, true, false, false, [(1, 3), (1, 4)]), 1);
+        assert_eq!(picked_in(true, true, false, false, [(5, 1), (5, 2)]), 0);
+        // The same bounded nodes in a search that expects refutations.
+        assert_eq!(picked_in(true, false, true, false, [(1, 5), (2, 5)]), 1);
+        assert_eq!(picked_in(true, false, false, false, [(1, 3), (1, 4)]), 0);
+        // Helpers take the switch from the thread that starts them.
+        let table = Table::new(1);
+        let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
+            .expect("sfen");
+        let mut search = Search::new(&table, pos, Limits::default());
+        search.expects_proof = true;
+        let (marks, halt) = (Arc::new(Marks::new()), Arc::new(AtomicBool::new(false)));
+        assert!(search.helper(&marks, &halt, None, 1).expects_proof);
     }
 
     /// 将棋図巧 No. 2 (benches/data/zuko.txt): the first mate of one thread alone, chaining

@@ -184,6 +184,11 @@ pub struct Search<'t> {
     /// too, not only in bounded ones: every other helper thread does, so that threads
     /// searching one first mate order it differently (see `parallel.rs`).
     pub(super) chains_unbounded: bool,
+    /// Whether this search is expected to end in a proof (a raw shortening, asked right
+    /// after a longer mate was proven): its threads are then deflected by the nodes'
+    /// numbers in its bounded nodes too, as in the unbounded searches (see
+    /// [`deflection`](super::parallel::deflection)).
+    pub(super) expects_proof: bool,
     /// In a lower-bound game, the raw game's table: its "no mate at all" holds here too (a
     /// lower-bound mate is a raw mate, each excused interposition captured and the piece
     /// kept). `None` in the raw game, or where no raw search shares the work.
@@ -265,6 +270,7 @@ impl<'t> Search<'t> {
             halt: None,
             tally: None,
             chains_unbounded: false,
+            expects_proof: false,
             raw_table: None,
             #[cfg(feature = "stats")]
             stats: Default::default(),
