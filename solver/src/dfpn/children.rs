@@ -348,8 +348,9 @@ impl Search<'_> {
     /// promotion and its non-promotion), would otherwise be counted many times, and a node
     /// with many checks would look far harder to refute than it is. It cut the nodes of
     /// the shortest-mate searches by a fifth on 32 将棋図巧 problems.
-    /// `unbounded`: the search has no length bound (see [`deflection`] for what that and
-    /// the numbers change when threads search together).
+    /// `unbounded`: the search has no length bound (see [`deflection`] for what that, the
+    /// search's [`expects_proof`](Search::expects_proof) and the numbers change when
+    /// threads search together).
     pub(super) fn pick_check(
         &self,
         children: &[Child],

@@ -459,8 +459,7 @@ pub(crate) fn shorten_cheaply(
             on_progress: clock::progress_after(&limits.on_progress, nodes),
             ..limits.clone()
         };
-        let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
-        search.expects_proof = true;
+        let mut search = shortening_search(table, root, attacker, limits);
         let r = search.solve_current(length.minus(2));
         nodes += search.nodes;
         match (r.kind(), search.stopped) {
@@ -478,6 +477,19 @@ pub(crate) fn shorten_cheaply(
         }
     }
     (Ok(length), nodes)
+}
+
+/// The search of one of [`shorten_cheaply`]'s questions: the raw game, expecting a proof
+/// (its threads deflected by the nodes' numbers, see `parallel.rs`).
+fn shortening_search<'t>(
+    table: &'t Table,
+    root: Position,
+    attacker: Color,
+    limits: Limits,
+) -> Search<'t> {
+    let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
+    search.expects_proof = true;
+    search
 }
 
 fn solve_search(

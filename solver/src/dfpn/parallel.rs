@@ -21,12 +21,15 @@
 //! mated when every evasion is and refuted by one. A second thread sent to a sibling does
 //! work the node will need on the first side, and mostly work the first thread's child
 //! makes unnecessary on the other. So a node deflects the threads only where its likely
-//! outcome needs every child ([`deflection`]): in the bounded searches ("mate within `N`?",
-//! the shortest-mate and tsume questions, nearly all of whose nodes end refuted) at
-//! attacker nodes only; in the unbounded first searches, and in the raw shortenings that
-//! follow a first mate (bounded, but asked right after a longer mate was proven, so mostly
-//! proofs), by the node's numbers (an attacker node whose disproof number is at most its
-//! proof number, a defender node whose proof number is at most its disproof number).
+//! outcome needs every child ([`deflection`]): in the unbounded first searches, and in the
+//! tsume solve's capped raw shortenings after its first mate (`shorten_cheaply`: bounded,
+//! but asked right after a longer mate was proven, so mostly proofs), by the node's numbers
+//! (an attacker node whose disproof number is at most its proof number, a defender node
+//! whose proof number is at most its disproof number); in the other bounded searches
+//! ("mate within `N`?", the shortest-mate and tsume questions, nearly all of whose nodes end
+//! refuted) at attacker nodes only. The raw solve's own shortenings keep that rule: their
+//! last search is the whole minimality disproof, uncapped, and by the numbers a bounded
+//! disproof can cost three times the nodes (benches/RESULTS.md §23a, No. 98).
 //! Deflecting at every node, as Kaneko did, left 寿 and 煙詰 as slow at two threads as at
 //! one (benches/RESULTS.md §23).
 //!
@@ -536,10 +539,18 @@ mod tests {
         let table = Table::new(1);
         let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
             .expect("sfen");
-        let mut search = Search::new(&table, pos, Limits::default());
+        let mut search = Search::new(&table, pos.clone(), Limits::default());
+        assert!(
+            !search.expects_proof,
+            "searches expect refutations unless told"
+        );
         search.expects_proof = true;
         let (marks, halt) = (Arc::new(Marks::new()), Arc::new(AtomicBool::new(false)));
         assert!(search.helper(&marks, &halt, None, 1).expects_proof);
+        // The tsume solve's raw shortenings are such searches.
+        let color = pos.side_to_move();
+        let shortening = super::super::shortening_search(&table, pos, color, Limits::default());
+        assert!(shortening.expects_proof);
     }
 
     /// 将棋図巧 No. 2 (benches/data/zuko.txt): the first mate of one thread alone, chaining
