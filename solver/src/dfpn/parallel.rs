@@ -67,13 +67,17 @@ use crate::moves::Move;
 /// Nodes a parallel search spends alone before it starts its other threads.
 pub const WARM_UP_NODES: u64 = 20_000;
 
-/// How many threads are searching below each (node, move), counted in a small array of
+/// How many threads are searching below each (node, move), counted in an array of
 /// counters indexed by a hash of the two: a collision only makes a child look busy.
 pub struct Marks {
     counts: Box<[AtomicU16]>,
 }
 
-const MARK_BITS: u32 = 16;
+/// A thread holds one mark per node of its path, and 寿's paths are 600 plies deep: with
+/// 2^16 counters about one child in a hundred looked busy to the other thread, and 寿 at
+/// two threads took 8 % longer than with 2^18. 2^20 counters (2 MB) left the core's cache
+/// and slowed the shallower problems (benches/RESULTS.md §39f).
+const MARK_BITS: u32 = 18;
 
 impl Marks {
     fn new() -> Marks {
@@ -668,6 +672,30 @@ mod tests {
         marks.leave(s);
         assert_eq!(marks.count(s), 1);
         assert_ne!(Marks::slot(42, m), Marks::slot(43, m));
+    }
+
+    /// A thread 600 plies deep (寿's paths) holds 600 marks: another thread should find
+    /// few children falsely busy (about one in 400 with 2^18 counters; with 2^16 about
+    /// one in a hundred were).
+    #[test]
+    fn a_deep_path_leaves_few_children_falsely_busy() {
+        let marks = Marks::new();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..600 {
+            let (parent, m) = (next(), Move::from_raw(next() as u16));
+            marks.enter(Marks::slot(parent, m));
+        }
+        let probes = 100_000;
+        let busy = (0..probes)
+            .filter(|_| marks.count(Marks::slot(next(), Move::from_raw(next() as u16))) > 0)
+            .count();
+        assert!(busy * 250 < probes, "{busy} of {probes} children look busy");
     }
 
     #[test]
