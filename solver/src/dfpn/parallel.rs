@@ -680,22 +680,29 @@ mod tests {
     #[test]
     fn a_deep_path_leaves_few_children_falsely_busy() {
         let marks = Marks::new();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
+        // (node, move) pairs told apart by their node, whose keys are spread over 64 bits
+        // as full keys are (consecutive ones would fill the counters too evenly).
+        let pair = |i: u64| {
+            (
+                i.wrapping_mul(0x2545_f491_4f6c_dd1d),
+                Move::from_raw(0x1234),
+            )
         };
-        for _ in 0..600 {
-            let (parent, m) = (next(), Move::from_raw(next() as u16));
+        for i in 0..600 {
+            let (parent, m) = pair(i);
             marks.enter(Marks::slot(parent, m));
         }
         let probes = 100_000;
-        let busy = (0..probes)
-            .filter(|_| marks.count(Marks::slot(next(), Move::from_raw(next() as u16))) > 0)
+        let busy = (600..600 + probes)
+            .filter(|&i| {
+                let (parent, m) = pair(i);
+                marks.count(Marks::slot(parent, m)) > 0
+            })
             .count();
-        assert!(busy * 250 < probes, "{busy} of {probes} children look busy");
+        assert!(
+            busy * 250 < probes as usize,
+            "{busy} of {probes} children look busy"
+        );
     }
 
     #[test]
