@@ -220,13 +220,7 @@ impl Found {
 impl Run<'_> {
     /// The first raw mate, and what follows from it.
     fn solve(&mut self, tables: &mut Tables) -> (dfpn::FirstMate, Found) {
-        let first = dfpn::first_mate(
-            self.pos,
-            self.attacker,
-            self.options,
-            &mut tables.raw,
-            Some(&tables.lower_bound),
-        );
+        let first = dfpn::first_mate(self.pos, self.attacker, self.options, &mut tables.raw);
         let found = match first.length {
             Ok(Some(upper)) => self.after_raw_mate(&first, upper, tables),
             Ok(None) => Found::ended(Outcome::NoMate, 0),
@@ -280,7 +274,7 @@ impl Run<'_> {
             self.pos,
             self.attacker,
             &raw_limits,
-            (&mut tables.raw, Some(&tables.lower_bound)),
+            &mut tables.raw,
             upper,
             cap,
             |len, line, n| recorder.mate(len, line, Rules::Raw, first.nodes + n),

@@ -159,13 +159,7 @@ impl Verifier<'_> {
             per_search: None,
             ..self.limits()
         };
-        let first = dfpn::first_mate_length(
-            pos,
-            pos.side_to_move(),
-            &limits,
-            self.raw,
-            Some(self.lower_bound),
-        );
+        let first = dfpn::first_mate_length(pos, pos.side_to_move(), &limits, self.raw);
         self.nodes += first.nodes;
         let raw_length = match first.length {
             Ok(Some(len)) => len,
