@@ -73,7 +73,7 @@ const TSUME_ANCHORS: &[(&str, usize, u64)] = &[
     (
         "6kp1/8n/5R1L1/4+b2sB/6N2/9/6L2/9/9 b r4g3s2n2l17p 1",
         13,
-        59_895,
+        59_896,
     ),
 ];
 

@@ -34,9 +34,9 @@ const BRUTE_NODES: u64 = 300_000;
 const RAW_NODES: u64 = 20_000;
 
 thread_local! {
-    /// When set (by [`run`]), each lower-bound search reads the "no mate at all" of a raw
-    /// table, filled first by a raw search for any mate from the same position (as the
-    /// tsume solver's lower-bound searches read the raw game's table).
+    /// When set (by [`run`]), each lower-bound search reads the raw game's "no mate at all":
+    /// a raw search for any mate from the same position runs first in this table and
+    /// copies each one into the lower-bound table (as the tsume solver's raw searches do).
     static RAW: RefCell<Option<Table>> = const { RefCell::new(None) };
 }
 
@@ -66,11 +66,11 @@ fn lower_bound(
                 node_limit: Some(RAW_NODES),
                 ..Limits::default()
             };
-            Search::with_rules(raw, root.clone(), attacker, limits, Defences::All)
-                .solve_current(MAX_LENGTH);
+            let mut search = Search::with_rules(raw, root.clone(), attacker, limits, Defences::All);
+            search.no_mate_copies = Some(&*table);
+            search.solve_current(MAX_LENGTH);
         }
         let mut search = Search::with_rules(table, root, attacker, limits, game);
-        search.raw_table = raw.as_ref();
         match search.solve_current(Plies::of_value(r)).kind() {
             Kind::Proven => Some(true),
             Kind::Disproven => Some(false),
@@ -368,8 +368,8 @@ fn positions_along(text: &str, every: usize) -> Vec<At> {
 
 /// Every position at budgets around its line's remaining length (the lower-bound game's
 /// length is at most the raw one), in each table size; the minimax (which has no table)
-/// with the first size only. With `raw`, every lower-bound search also reads a raw table
-/// (see [`RAW`]).
+/// with the first size only. With `raw`, every lower-bound search also reads the "no mate at
+/// all" of a raw search (see [`RAW`]).
 fn run(game: Defences, positions: &[At], sizes: &[usize], brute_up_to: i32, raw: bool) -> Tally {
     let mut tally = Tally::default();
     tsume_solver::dfpn::on_search_thread(|| {
@@ -462,8 +462,8 @@ fn lower_bound_answers_agree_with_their_children() {
     }
 }
 
-/// The same positions, each lower-bound search reading the "no mate at all" of a raw table
-/// filled from the same position first (as the tsume solver's do), in a 1 MiB table.
+/// The same positions, each lower-bound search reading the "no mate at all" of a raw search
+/// from the same position first (as the tsume solver's do), in a 1 MiB table.
 #[test]
 fn lower_bound_answers_reading_raw_no_mates_agree_with_their_children() {
     let mut positions = positions_along(&common::read_data("lb_consistency.txt"), 1);
@@ -484,8 +484,8 @@ fn lower_bound_answers_reading_raw_no_mates_agree_with_their_children() {
 /// (colon-separated, default the shared mate-3…11 solutions), the positions whose line has
 /// at most `LB_MAX_LEFT` plies left (default all), in tables of `LB_SIZES` MiB (default
 /// 1:256), the minimax up to budget `LB_BRUTE` (default 9), in the game `LB_GAME` (`plain`,
-/// the default, or `two-ply`), reading a raw table
-/// as the CI-sized run does when `LB_RAW=1`.
+/// the default, or `two-ply`), reading a raw search's "no mate at all" as the CI-sized run
+/// does when `LB_RAW=1`.
 
 #[test]
 #[ignore = "the bigger run: cargo test --release --test lower_bound_consistency -- --ignored --nocapture"]

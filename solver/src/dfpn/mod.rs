@@ -368,13 +368,24 @@ pub(crate) struct FirstMate {
 /// Proves or disproves a raw mate by `attacker` (whichever side is to move; with the
 /// defender to move, the length and line count from the defender's move) without
 /// shortening it, on the calling thread (which must have a deep enough stack).
+///
+/// `no_mate_copies`: the lower-bound games' table of the same problem, which receives a
+/// copy of each "no mate at all" the search stores ([`Search::no_mate_copies`]).
 pub(crate) fn first_mate(
     pos: &Position,
     attacker: Color,
     limits: &Limits,
     table: &mut Table,
+    no_mate_copies: Option<&Table>,
 ) -> FirstMate {
-    first_mate_reading(pos, attacker, limits, table, table_mating_line)
+    first_mate_reading(
+        pos,
+        attacker,
+        limits,
+        table,
+        no_mate_copies,
+        table_mating_line,
+    )
 }
 
 /// [`first_mate`] without its line (`line` is `None`), for a caller that only needs the
@@ -384,8 +395,9 @@ pub(crate) fn first_mate_length(
     attacker: Color,
     limits: &Limits,
     table: &mut Table,
+    no_mate_copies: Option<&Table>,
 ) -> FirstMate {
-    first_mate_reading(pos, attacker, limits, table, |_, _| None)
+    first_mate_reading(pos, attacker, limits, table, no_mate_copies, |_, _| None)
 }
 
 /// [`first_mate`] with the line of a mate read by `read_line`.
@@ -394,11 +406,13 @@ fn first_mate_reading(
     attacker: Color,
     limits: &Limits,
     table: &mut Table,
+    no_mate_copies: Option<&Table>,
     read_line: impl FnOnce(&mut Search, Plies) -> Option<Vec<Move>>,
 ) -> FirstMate {
     let mut root = pos.clone();
     root.clear_history();
     let mut search = Search::with_rules(table, root, attacker, limits.clone(), Defences::All);
+    search.no_mate_copies = no_mate_copies;
     let r = search.solve_first();
     let (length, line) = match r.kind() {
         Kind::Proven => (Ok(Some(r.length())), read_line(&mut search, r.length())),
@@ -433,11 +447,13 @@ pub(crate) const SHORTENING_GROWTH: u64 = 4;
 /// limit holds for each thread, so each is given its share. Given whole to each, two
 /// threads spent 10–20 M nodes here on 寿 and 煙詰 against 1–4 M at one thread, nearly
 /// all in the given-up disproof (benches/RESULTS.md §36c).
+///
+/// The searches run in the raw `table`; `no_mate_copies` is as for [`first_mate`].
 pub(crate) fn shorten_cheaply(
     pos: &Position,
     attacker: Color,
     limits: &Limits,
-    table: &mut Table,
+    (table, no_mate_copies): (&mut Table, Option<&Table>),
     length: Plies,
     cap: u64,
     mut found: impl FnMut(Plies, Option<Vec<Move>>, u64),
@@ -460,6 +476,7 @@ pub(crate) fn shorten_cheaply(
             ..limits.clone()
         };
         let mut search = shortening_search(table, root, attacker, limits);
+        search.no_mate_copies = no_mate_copies;
         let r = search.solve_current(length.minus(2));
         nodes += search.nodes;
         match (r.kind(), search.stopped) {

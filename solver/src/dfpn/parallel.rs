@@ -342,7 +342,7 @@ impl<'t> Search<'t> {
         helper.halt = Some(halt.clone());
         helper.chains_unbounded = index % 2 == 1;
         helper.expects_proof = self.expects_proof;
-        helper.raw_table = self.raw_table;
+        helper.no_mate_copies = self.no_mate_copies;
         helper
     }
 }
@@ -641,12 +641,13 @@ mod tests {
         let cap = 4_000;
         let (first, shortened, nodes) = super::super::on_search_thread(|| {
             let mut table = Table::new(16);
-            let first = super::super::first_mate(&pos, crate::Color::Black, &limits, &mut table);
+            let first =
+                super::super::first_mate(&pos, crate::Color::Black, &limits, &mut table, None);
             let (shortened, nodes) = super::super::shorten_cheaply(
                 &pos,
                 crate::Color::Black,
                 &limits,
-                &mut table,
+                (&mut table, None),
                 crate::Plies::new(21),
                 cap,
                 |_, _, _| {},

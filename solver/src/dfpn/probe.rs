@@ -60,17 +60,13 @@ impl Search<'_> {
         (key, hands[self.attacker.index()], repeats)
     }
 
-    /// [`Search::child_key`] of every move, each child's table cluster prefetched (and its
-    /// cluster in the raw table, which a lower-bound game reads where its own has nothing):
-    /// the loads all start before the first probe waits for one.
+    /// [`Search::child_key`] of every move, each child's table cluster prefetched: the
+    /// loads all start before the first probe waits for one.
     #[inline]
     pub(super) fn prefetch_child_keys(&self, moves: &MoveList, keys: &mut Vec<ChildKey>) {
         keys.extend(moves.iter().map(|&m| {
             let key = self.child_key(m);
             self.table.prefetch(key.0);
-            if let Some(raw) = self.raw_table {
-                raw.prefetch(key.0 ^ self.game_salt);
-            }
             key
         }));
     }
@@ -79,13 +75,16 @@ impl Search<'_> {
     /// from the game and for the game). In the two-ply game, a result of the plain
     /// lower-bound game settles it too where it can (see [`Search::probe_plain`]).
     ///
-    /// In a lower-bound game, where its own table does not settle the position, the raw
-    /// game's "no mate at all" does ([`Search::raw_table`]): a lower-bound mate is a raw
-    /// mate, each excused interposition captured and the captured piece kept (a stronger
-    /// attacker keeps its mates), so no raw mate at all is no lower-bound mate at all, in
-    /// the plain and the two-ply game alike. Bounded raw disproofs say nothing here (the
-    /// raw line is longer), and raw proofs, which do hold, change the order of the
-    /// lower-bound disproofs more than they save (`benches/RESULTS.md` §31d, §35e).
+    /// In a lower-bound game, where its own entries do not settle the position, the raw
+    /// game's "no mate at all" does, copied into this table by the raw searches
+    /// ([`Search::no_mate_copies`]) in the position's own cluster: a lower-bound mate is a
+    /// raw mate, each excused interposition captured and the captured piece kept (a
+    /// stronger attacker keeps its mates), so no raw mate at all is no lower-bound mate at
+    /// all, in the plain and the two-ply game alike. Bounded raw disproofs say nothing here
+    /// (the raw line is longer), and raw proofs, which do hold, change the order of the
+    /// lower-bound disproofs more than they save (`benches/RESULTS.md` §31d, §35e). Read
+    /// from the raw game's own table instead, the copy cost a second cluster's four cache
+    /// lines for nearly every child (§40).
     #[inline]
     pub(super) fn probe_transfer(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
         let p = self.probe_missing(key, missing, hand, budget);
@@ -97,8 +96,10 @@ impl Search<'_> {
                 return q;
             }
         }
-        if let Some(raw) = self.raw_table {
-            let q = raw.probe(key ^ self.game_salt, hand, budget);
+        if self.defences.excuses_interpositions() {
+            let q = self
+                .table
+                .probe(key ^ self.game_salt ^ RAW_NO_MATE_SALT, hand, budget);
             if q.kind() == Kind::Disproven && q.len == NO_MATE {
                 return Probe { best: None, ..q };
             }
@@ -269,36 +270,34 @@ mod tests {
         );
     }
 
-    /// The lower-bound games read the raw game's "no mate at all" where their own table
-    /// knows nothing; not a bounded raw disproof (the raw line is longer), and nothing
-    /// without the raw table.
+    /// A raw search copies each "no mate at all" it stores into the lower-bound games'
+    /// table when it is given one (not a bounded disproof: the raw line is longer), under
+    /// a salt of its own; the lower-bound games read the copy where their own entries know
+    /// nothing, for the hands it covers.
     #[test]
     fn a_lower_bound_search_takes_the_raw_games_no_mate_at_all() {
-        let table = Table::new(1);
         let pawn = Hand::EMPTY.add(Pawn);
         for game in [Defences::Tsume, Defences::TsumeTwoPly] {
+            let table = Table::new(1);
             let raw = Table::new(1);
-            let (mut search, board) = search_at_a_root(&table, game);
+            let (mut raw_search, board) = search_at_a_root(&raw, Defences::All);
+            let (search, _) = search_at_a_root(&table, game);
             let key = board ^ search.game_salt;
-            search.raw_table = Some(&raw);
-            raw.store_disproven(board, pawn, 11, 1);
-            assert_eq!(
-                search.probe_transfer(key, Hand::EMPTY, pawn, 9).kind(),
-                Kind::Unknown
-            );
-            raw.store_disproven(board, pawn, NO_MATE, 1);
-            let p = search.probe_transfer(key, Hand::EMPTY, pawn, 9);
+            let read = |hand| search.probe_transfer(key, Hand::EMPTY, hand, 9);
+            raw_search.disproven(board, pawn, NO_MATE, u32::MAX, 1);
+            assert_eq!(read(pawn).kind(), Kind::Unknown, "no table to copy to");
+            raw_search.no_mate_copies = Some(&table);
+            raw_search.disproven(board, pawn, 11, u32::MAX, 1);
+            assert_eq!(read(pawn).kind(), Kind::Unknown, "a bounded disproof");
+            raw_search.disproven(board, pawn, NO_MATE, u32::MAX, 1);
+            let p = read(pawn);
             assert_eq!((p.kind(), p.len), (Kind::Disproven, NO_MATE), "{game:?}");
+            assert!(p.best.is_none(), "a move of the other game");
+            assert_eq!(read(pawn.add(Rook)).kind(), Kind::Unknown);
             assert_eq!(
-                search
-                    .probe_transfer(key, Hand::EMPTY, pawn.add(Rook), 9)
-                    .kind(),
-                Kind::Unknown
-            );
-            search.raw_table = None;
-            assert_eq!(
-                search.probe_transfer(key, Hand::EMPTY, pawn, 9).kind(),
-                Kind::Unknown
+                table.probe(key, pawn, 9).kind(),
+                Kind::Unknown,
+                "the copy is not the position's own entry"
             );
         }
     }

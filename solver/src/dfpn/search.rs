@@ -124,6 +124,13 @@ impl Defences {
 pub(crate) const TWO_PLY_SALT: u64 = 0x6a << 56;
 const _: () = assert!(TWO_PLY_SALT.trailing_zeros() >= super::table::CLUSTER_FREE_BITS);
 
+/// Salt of the raw game's "no mate at all" copied into a lower-bound games' table (see
+/// [`Search::no_mate_copies`]). Of high bits only, like [`TWO_PLY_SALT`], so that the copy
+/// of a position's disproof lies in the cluster of the position's own lower-bound entries:
+/// a lower-bound probe reads it from the cache lines it has just loaded.
+pub(crate) const RAW_NO_MATE_SALT: u64 = 0x36 << 56;
+const _: () = assert!(RAW_NO_MATE_SALT.trailing_zeros() >= super::table::CLUSTER_FREE_BITS);
+
 /// The table-key salt of a set of pieces missing from the game (zero for none).
 #[inline]
 pub(super) fn salt_of(missing: Hand) -> u64 {
@@ -189,10 +196,12 @@ pub struct Search<'t> {
     /// numbers in its bounded nodes too, as in the unbounded searches (see
     /// [`deflection`](super::parallel::deflection)).
     pub(super) expects_proof: bool,
-    /// In a lower-bound game, the raw game's table: its "no mate at all" holds here too (a
-    /// lower-bound mate is a raw mate, each excused interposition captured and the piece
-    /// kept). `None` in the raw game, or where no raw search shares the work.
-    pub raw_table: Option<&'t Table>,
+    /// In the raw game, the lower-bound games' table of the same problem: each "no mate at
+    /// all" this search stores is copied there, under a salt of its own, where the
+    /// lower-bound games read it (a lower-bound mate is a raw mate, each excused
+    /// interposition captured and the piece kept, so no raw mate at all is no lower-bound
+    /// mate at all). `None` where no lower-bound game follows.
+    pub no_mate_copies: Option<&'t Table>,
     /// Counters for measurement (feature `stats`).
     #[cfg(feature = "stats")]
     pub stats: super::stats::Stats,
@@ -271,7 +280,7 @@ impl<'t> Search<'t> {
             tally: None,
             chains_unbounded: false,
             expects_proof: false,
-            raw_table: None,
+            no_mate_copies: None,
             #[cfg(feature = "stats")]
             stats: Default::default(),
         }
@@ -662,10 +671,22 @@ impl<'t> Search<'t> {
     /// A disproof (hand `d`, no mate within `bound`) depending on the path down to depth
     /// `rep`: stored when that is not above this node, else counted and kept out of the
     /// table (see the module doc).
-    fn disproven(&mut self, key: u64, d: Hand, bound: u16, rep: u32, amount: u32) -> NodeResult {
+    pub(super) fn disproven(
+        &mut self,
+        key: u64,
+        d: Hand,
+        bound: u16,
+        rep: u32,
+        amount: u32,
+    ) -> NodeResult {
         let mut rep = rep;
         if rep >= self.depth {
             self.table.store_disproven(key, d, bound, amount);
+            if bound == NO_MATE {
+                if let Some(copies) = self.no_mate_copies {
+                    copies.store_disproven(key ^ RAW_NO_MATE_SALT, d, NO_MATE, amount);
+                }
+            }
             rep = u32::MAX;
         } else {
             self.path_dependent += 1;

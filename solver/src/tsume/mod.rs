@@ -220,7 +220,13 @@ impl Found {
 impl Run<'_> {
     /// The first raw mate, and what follows from it.
     fn solve(&mut self, tables: &mut Tables) -> (dfpn::FirstMate, Found) {
-        let first = dfpn::first_mate(self.pos, self.attacker, self.options, &mut tables.raw);
+        let first = dfpn::first_mate(
+            self.pos,
+            self.attacker,
+            self.options,
+            &mut tables.raw,
+            Some(&tables.lower_bound),
+        );
         let found = match first.length {
             Ok(Some(upper)) => self.after_raw_mate(&first, upper, tables),
             Ok(None) => Found::ended(Outcome::NoMate, 0),
@@ -274,7 +280,7 @@ impl Run<'_> {
             self.pos,
             self.attacker,
             &raw_limits,
-            &mut tables.raw,
+            (&mut tables.raw, Some(&tables.lower_bound)),
             upper,
             cap,
             |len, line, n| recorder.mate(len, line, Rules::Raw, first.nodes + n),

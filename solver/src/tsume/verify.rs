@@ -159,7 +159,13 @@ impl Verifier<'_> {
             per_search: None,
             ..self.limits()
         };
-        let first = dfpn::first_mate_length(pos, pos.side_to_move(), &limits, self.raw);
+        let first = dfpn::first_mate_length(
+            pos,
+            pos.side_to_move(),
+            &limits,
+            self.raw,
+            Some(self.lower_bound),
+        );
         self.nodes += first.nodes;
         let raw_length = match first.length {
             Ok(Some(len)) => len,
