@@ -83,8 +83,8 @@ impl Search<'_> {
     /// all, in the plain and the two-ply game alike. Bounded raw disproofs say nothing here
     /// (the raw line is longer), and raw proofs, which do hold, change the order of the
     /// lower-bound disproofs more than they save (`benches/RESULTS.md` §31d, §35e). Read
-    /// from the raw game's own table instead, the copy cost a second cluster's four cache
-    /// lines for nearly every child (§40).
+    /// in the raw game's own table, it cost nearly every child a second cluster's four
+    /// cache lines (§40).
     #[inline]
     pub(super) fn probe_transfer(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
         let p = self.probe_missing(key, missing, hand, budget);
