@@ -197,10 +197,12 @@ pub struct Search<'t> {
     /// [`deflection`](super::parallel::deflection)).
     pub(super) expects_proof: bool,
     /// In the raw game, the lower-bound games' table of the same problem: each "no mate at
-    /// all" this search stores is copied there, under a salt of its own, where the
-    /// lower-bound games read it (a lower-bound mate is a raw mate, each excused
+    /// all" this search settles below a node is copied there, under a salt of its own,
+    /// where the lower-bound games read it (a lower-bound mate is a raw mate, each excused
     /// interposition captured and the piece kept, so no raw mate at all is no lower-bound
-    /// mate at all). `None` where no lower-bound game follows.
+    /// mate at all). Not that of a node without a check, which the lower-bound games settle
+    /// by generating its checks: copying those too measured no better
+    /// (`benches/RESULTS.md` §40d). `None` where no lower-bound game follows.
     pub no_mate_copies: Option<&'t Table>,
     /// Counters for measurement (feature `stats`).
     #[cfg(feature = "stats")]
