@@ -475,8 +475,7 @@ pub(crate) fn shorten_cheaply(
             on_progress: clock::progress_after(&limits.on_progress, nodes),
             ..limits.clone()
         };
-        let mut search = shortening_search(table, root, attacker, limits);
-        search.no_mate_copies = no_mate_copies;
+        let mut search = shortening_search((table, no_mate_copies), root, attacker, limits);
         let r = search.solve_current(length.minus(2));
         nodes += search.nodes;
         match (r.kind(), search.stopped) {
@@ -497,15 +496,17 @@ pub(crate) fn shorten_cheaply(
 }
 
 /// The search of one of [`shorten_cheaply`]'s questions: the raw game, expecting a proof
-/// (its threads deflected by the nodes' numbers, see `parallel.rs`).
+/// (its threads deflected by the nodes' numbers, see `parallel.rs`), its "no mate at all"
+/// copied to `no_mate_copies`.
 fn shortening_search<'t>(
-    table: &'t Table,
+    (table, no_mate_copies): (&'t Table, Option<&'t Table>),
     root: Position,
     attacker: Color,
     limits: Limits,
 ) -> Search<'t> {
     let mut search = Search::with_rules(table, root, attacker, limits, Defences::All);
     search.expects_proof = true;
+    search.no_mate_copies = no_mate_copies;
     search
 }
 

@@ -553,7 +553,8 @@ mod tests {
         assert!(search.helper(&marks, &halt, None, 1).expects_proof);
         // The tsume solve's raw shortenings are such searches.
         let color = pos.side_to_move();
-        let shortening = super::super::shortening_search(&table, pos, color, Limits::default());
+        let shortening =
+            super::super::shortening_search((&table, None), pos, color, Limits::default());
         assert!(shortening.expects_proof);
     }
 
