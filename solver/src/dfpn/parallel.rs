@@ -21,13 +21,16 @@
 //! mated when every evasion is and refuted by one. A second thread sent to a sibling does
 //! work the node will need on the first side, and mostly work the first thread's child
 //! makes unnecessary on the other. So a node deflects the threads only where its likely
-//! outcome needs every child ([`deflection`]): in the unbounded first searches, and in the
-//! tsume solve's capped raw shortenings after its first mate (`shorten_cheaply`: bounded,
-//! but asked right after a longer mate was proven, so mostly proofs), by the node's numbers
-//! (an attacker node whose disproof number is at most its proof number, a defender node
-//! whose proof number is at most its disproof number); in the other bounded searches
-//! ("mate within `N`?", the shortest-mate and tsume questions, nearly all of whose nodes end
-//! refuted) at attacker nodes only. The raw solve's own shortenings keep that rule: their
+//! outcome needs every child ([`deflection`]). In the searches that look for a proof — the
+//! unbounded first searches, and the tsume solve's capped raw shortenings after its first
+//! mate (`shorten_cheaply`: bounded, but asked right after a longer mate was proven) — that
+//! is every defender node, and an attacker node whose disproof number is at most its proof
+//! number (likely refuted, by the numbers); deflecting at defender nodes only by their
+//! numbers too (proof number at most disproof number) took 煙詰's first mate at two threads
+//! 1.1 times the nodes (benches/RESULTS.md §41c). In the other bounded searches ("mate
+//! within `N`?", the shortest-mate and tsume questions, nearly all of whose nodes end
+//! refuted) it is every attacker node and no defender node. The raw solve's own
+//! shortenings keep that rule: their
 //! last search is the whole minimality disproof, uncapped, and by the numbers a bounded
 //! disproof can cost three times the nodes (benches/RESULTS.md §23a, No. 98).
 //! Deflecting at every node, as Kaneko did, left 寿 and 煙詰 as slow at two threads as at
@@ -136,20 +139,22 @@ pub(super) enum Deflection {
     Always,
     /// Never: by their true numbers, so the threads go down the same child.
     Never,
-    /// When the node's own numbers say every child is likely to need settling: a likely
-    /// refuted attacker node (dn ≤ pn), a likely mated defender node (pn ≤ dn).
+    /// When the node's own numbers say every child is likely to need settling: at an
+    /// attacker node, when it is likely refuted (dn ≤ pn).
     ByNumbers,
 }
 
 /// Where threads are deflected: in a search whose nodes nearly all end refuted (`refuting`:
-/// the bounded ones other than the raw shortenings) at attacker nodes only, elsewhere where
-/// the node's numbers point to the outcome that needs every child (benches/RESULTS.md §23:
-/// at both kinds of node always, as Kaneko, 寿 and 煙詰 gained nothing at two threads; §39a:
-/// the shortenings by the numbers).
+/// the bounded ones other than the raw shortenings) at attacker nodes only; in the others
+/// at defender nodes, and at attacker nodes where the node's numbers say it is likely
+/// refuted (benches/RESULTS.md §23: at both kinds of node always, as Kaneko, 寿 and 煙詰
+/// gained nothing at two threads; §39a: the shortenings as the unbounded searches; §41c:
+/// their defender nodes always).
 #[inline]
 pub(super) fn deflection(attacker_node: bool, refuting: bool) -> Deflection {
     match (attacker_node, refuting) {
-        (_, false) => Deflection::ByNumbers,
+        (true, false) => Deflection::ByNumbers,
+        (false, false) => Deflection::Always,
         (true, true) => Deflection::Always,
         (false, true) => Deflection::Never,
     }
@@ -519,23 +524,24 @@ mod tests {
         // Unbounded, attacker node: likely refuted (dn 3 ≤ pn 3) or likely mated.
         assert_eq!(picked(true, true, true, [(3, 1), (4, 2)]), 1);
         assert_eq!(picked(true, true, true, [(1, 5), (2, 5)]), 0);
-        // Unbounded, defender node: likely mated (pn 2 ≤ dn 3) or likely refuted.
+        // Unbounded, defender node: always, likely mated (pn 2 ≤ dn 3) or not.
         assert_eq!(picked(true, false, true, [(1, 3), (1, 4)]), 1);
-        assert_eq!(picked(true, false, true, [(5, 1), (5, 2)]), 0);
+        assert_eq!(picked(true, false, true, [(5, 1), (5, 2)]), 1);
         // Alone, never.
         assert_eq!(picked(false, true, false, [(1, 1), (2, 1)]), 0);
         assert_eq!(picked(false, false, true, [(1, 3), (1, 4)]), 0);
     }
 
-    /// A search that expects a proof (a raw shortening) deflects its bounded nodes by
-    /// their numbers, as an unbounded search does: an attacker node likely mated keeps
-    /// the threads on its best check, a defender node likely mated splits its evasions.
+    /// A search that expects a proof (a raw shortening) deflects its bounded nodes as an
+    /// unbounded search does: an attacker node likely mated keeps the threads on its best
+    /// check, a likely refuted one splits them, and a defender node always splits its
+    /// evasions.
     #[test]
-    fn a_search_that_expects_a_proof_deflects_by_the_numbers() {
+    fn a_search_that_expects_a_proof_deflects_as_an_unbounded_one() {
         assert_eq!(picked_in(true, true, true, false, [(1, 5), (2, 5)]), 0);
         assert_eq!(picked_in(true, true, true, false, [(3, 1), (4, 2)]), 1);
         assert_eq!(picked_in(true, true, false, false, [(1, 3), (1, 4)]), 1);
-        assert_eq!(picked_in(true, true, false, false, [(5, 1), (5, 2)]), 0);
+        assert_eq!(picked_in(true, true, false, false, [(5, 1), (5, 2)]), 1);
         // The same bounded nodes in a search that expects refutations.
         assert_eq!(picked_in(true, false, true, false, [(1, 5), (2, 5)]), 1);
         assert_eq!(picked_in(true, false, false, false, [(1, 3), (1, 4)]), 0);

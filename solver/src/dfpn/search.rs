@@ -192,8 +192,8 @@ pub struct Search<'t> {
     /// searching one first mate order it differently (see `parallel.rs`).
     pub(super) chains_unbounded: bool,
     /// Whether this search is expected to end in a proof (a raw shortening, asked right
-    /// after a longer mate was proven): its threads are then deflected by the nodes'
-    /// numbers in its bounded nodes too, as in the unbounded searches (see
+    /// after a longer mate was proven): its threads are then deflected in its bounded
+    /// nodes as in the unbounded searches (see
     /// [`deflection`](super::parallel::deflection)).
     pub(super) expects_proof: bool,
     /// In the raw game, the lower-bound games' table of the same problem: each "no mate at
