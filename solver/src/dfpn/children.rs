@@ -420,9 +420,8 @@ impl Search<'_> {
             Deflection::Never => by(false),
             Deflection::ByNumbers => {
                 let pick = by(false);
-                // The node's other number (dn at an attacker node, pn at a defender node)
-                // at most the one it chooses by: likely settled the way that needs every
-                // child.
+                // The node's other number at most the one it chooses by (at an attacker
+                // node, dn ≤ pn): likely settled the way that needs every child.
                 if pick.other <= pick.least {
                     by(true)
                 } else {

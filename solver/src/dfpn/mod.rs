@@ -496,8 +496,8 @@ pub(crate) fn shorten_cheaply(
 }
 
 /// The search of one of [`shorten_cheaply`]'s questions: the raw game, expecting a proof
-/// (its threads deflected by the nodes' numbers, see `parallel.rs`), its "no mate at all"
-/// copied to `no_mate_copies`.
+/// (its threads deflected as in the unbounded searches, see `parallel.rs`), its "no mate
+/// at all" copied to `no_mate_copies`.
 fn shortening_search<'t>(
     (table, no_mate_copies): (&'t Table, Option<&'t Table>),
     root: Position,

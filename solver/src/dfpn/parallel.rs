@@ -27,12 +27,12 @@
 //! is every defender node, and an attacker node whose disproof number is at most its proof
 //! number (likely refuted, by the numbers); deflecting at defender nodes only by their
 //! numbers too (proof number at most disproof number) took 煙詰's first mate at two threads
-//! 1.1 times the nodes (benches/RESULTS.md §41c). In the other bounded searches ("mate
+//! 1.17 times the nodes (benches/RESULTS.md §41c). In the other bounded searches ("mate
 //! within `N`?", the shortest-mate and tsume questions, nearly all of whose nodes end
 //! refuted) it is every attacker node and no defender node. The raw solve's own
-//! shortenings keep that rule: their
-//! last search is the whole minimality disproof, uncapped, and by the numbers a bounded
-//! disproof can cost three times the nodes (benches/RESULTS.md §23a, No. 98).
+//! shortenings keep that rule: their last search is the whole minimality disproof,
+//! uncapped, and by the numbers a bounded disproof can cost three times the nodes
+//! (benches/RESULTS.md §23a, No. 98).
 //! Deflecting at every node, as Kaneko did, left 寿 and 煙詰 as slow at two threads as at
 //! one (benches/RESULTS.md §23).
 //!
