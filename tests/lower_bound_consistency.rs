@@ -36,7 +36,8 @@ const RAW_NODES: u64 = 20_000;
 thread_local! {
     /// When set (by [`run`]), each lower-bound search reads the raw game's "no mate at all":
     /// a raw search for any mate from the same position runs first in this table and
-    /// copies each one into the lower-bound table (as the tsume solver's raw searches do).
+    /// copies each one into the lower-bound table (as the tsume solver's raw searches do);
+    /// the plain game reads its proofs after evasions too (`Search::raw_proofs`).
     static RAW: RefCell<Option<Table>> = const { RefCell::new(None) };
 }
 
@@ -71,6 +72,10 @@ fn lower_bound(
             search.solve_current(MAX_LENGTH);
         }
         let mut search = Search::with_rules(table, root, attacker, limits, game);
+        if game == Defences::Tsume {
+            search.raw_proofs = raw.as_ref();
+            search.raw_proofs_above = 0;
+        }
         match search.solve_current(Plies::of_value(r)).kind() {
             Kind::Proven => Some(true),
             Kind::Disproven => Some(false),
@@ -462,8 +467,9 @@ fn lower_bound_answers_agree_with_their_children() {
     }
 }
 
-/// The same positions, each lower-bound search reading the "no mate at all" of a raw search
-/// from the same position first (as the tsume solver's do), in a 1 MiB table.
+/// The same positions, each lower-bound search reading the "no mate at all" (and, in the
+/// plain game, the proofs after evasions) of a raw search from the same position first (as
+/// the tsume solver's do), in a 1 MiB table.
 #[test]
 fn lower_bound_answers_reading_raw_no_mates_agree_with_their_children() {
     let mut positions = positions_along(&common::read_data("lb_consistency.txt"), 1);

@@ -206,6 +206,7 @@ impl Search<'_> {
         let chains = self.chains(remaining);
         let squares = self.interposition_squares();
         self.prefetch_child_keys(moves, keys);
+        self.prefetch_raw_proofs(keys, remaining);
         let lookup_first = looks_up_first(remaining);
         let mut refuted = None;
         let mut heads = Bitboard::EMPTY;
@@ -304,7 +305,12 @@ impl Search<'_> {
                 Via::Interposition => (child_key ^ interposition_flag(m.to()), remaining),
                 _ => (child_key, below(remaining)),
             };
-            let p = self.probe_transfer(key, self.missing, child_hand, budget);
+            let mut p = self.probe_transfer(key, self.missing, child_hand, budget);
+            if !p.found && via != Via::Interposition {
+                if let Some(q) = self.probe_raw_proof(key, child_hand, remaining, budget) {
+                    p = q;
+                }
+            }
             c.take(&p);
             if !p.found && via != Via::Interposition && budget >= 1 {
                 if lookup_first {

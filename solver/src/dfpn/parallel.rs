@@ -348,6 +348,8 @@ impl<'t> Search<'t> {
         helper.chains_unbounded = index % 2 == 1;
         helper.expects_proof = self.expects_proof;
         helper.no_mate_copies = self.no_mate_copies;
+        helper.raw_proofs = self.raw_proofs;
+        helper.raw_proofs_above = self.raw_proofs_above;
         helper
     }
 }

@@ -45,6 +45,13 @@ pub fn table_salt(pos: &Position) -> u64 {
 /// The table key, attacker hand and repetition depth of a child (see [`Search::child_key`]).
 pub(super) type ChildKey = (u64, Hand, Option<u32>);
 
+/// The plies a defender node must have left for the plain lower-bound game to read the raw
+/// game's proofs of its evasions ([`Search::probe_raw_proof`]). With every node: 将棋図巧 at
+/// 20 M nodes each 0.948 of the nodes for the 79 proven, but 1.039 of the time, and 煙詰
+/// 1.06 of the time; with 40, 煙詰 0.89 and 寿 0.84 of the time, and the diagrams, most
+/// of them shorter, as before (`benches/RESULTS.md` §43).
+pub(super) const RAW_PROOFS_ABOVE: u16 = 40;
+
 impl Search<'_> {
     /// The board key and attacker hand of the position after `m` (its table key), and the
     /// path depth of the position it repeats, if any: the board key is computed once.
@@ -81,10 +88,11 @@ impl Search<'_> {
     /// raw mate, each excused interposition captured and the captured piece kept (a
     /// stronger attacker keeps its mates), so no raw mate at all is no lower-bound mate at
     /// all, in the plain and the two-ply game alike. Bounded raw disproofs say nothing here
-    /// (the raw line is longer), and raw proofs, which do hold, change the order of the
-    /// lower-bound disproofs more than they save (`benches/RESULTS.md` §31d, §35e). Read
-    /// in the raw game's own table, it cost nearly every child a second cluster's four
-    /// cache lines (§40).
+    /// (the raw line is longer). Raw proofs do hold, but read at every child they change
+    /// the order of the lower-bound disproofs more than they save (`benches/RESULTS.md`
+    /// §31d, §35e); they are read after evasions only ([`Search::probe_raw_proof`]). The
+    /// "no mate at all", read in the raw game's own table, cost nearly every child a second
+    /// cluster's four cache lines (§40).
     #[inline]
     pub(super) fn probe_transfer(&self, key: u64, missing: Hand, hand: Hand, budget: u16) -> Probe {
         let p = self.probe_missing(key, missing, hand, budget);
@@ -105,6 +113,50 @@ impl Search<'_> {
             }
         }
         p
+    }
+
+    /// In the plain lower-bound game, the raw game's proof of the position after an evasion
+    /// (key `key`, no pieces out of the game, attacker hand `hand`, `budget` plies left),
+    /// if it mates within `budget`: a raw mate within `b` is a lower-bound mate within `b`
+    /// (this game only excuses some interpositions, and keeps every other defence).
+    ///
+    /// Read after evasions only, where it saves a refuting search the proof that an evasion
+    /// fails (寿: a fifth of its nodes); read after checks too it reordered the disproofs
+    /// at a cost (`benches/RESULTS.md` §31d, §43). Read only where this game's table has
+    /// no entry for the position: in a solve the raw searches do not run while this game
+    /// does, so a later look would mostly find what the first did, at the price of another
+    /// cluster (prefetched with the game's own, [`Search::prefetch_raw_proofs`]).
+    ///
+    /// Only below defender nodes with more than [`Search::raw_proofs_above`] plies left
+    /// (`remaining`): nearer the horizon an evasion's own proof is cheap and the raw
+    /// cluster's load is not.
+    #[inline]
+    pub(super) fn probe_raw_proof(
+        &self,
+        key: u64,
+        hand: Hand,
+        remaining: u16,
+        budget: u16,
+    ) -> Option<Probe> {
+        let raw = self.raw_proofs?;
+        if !self.missing.is_empty() || remaining <= self.raw_proofs_above {
+            return None;
+        }
+        let q = raw.probe(key, hand, budget);
+        (q.kind() == Kind::Proven && q.len <= budget).then_some(Probe { best: None, ..q })
+    }
+
+    /// The raw table's clusters of the children `keys` of a defender node with `remaining`
+    /// plies prefetched where [`Search::probe_raw_proof`] may read them.
+    #[inline]
+    pub(super) fn prefetch_raw_proofs(&self, keys: &[ChildKey], remaining: u16) {
+        if let Some(raw) = self.raw_proofs {
+            if self.missing.is_empty() && remaining > self.raw_proofs_above {
+                for key in keys {
+                    raw.prefetch(key.0);
+                }
+            }
+        }
     }
 
     /// A two-ply lower-bound answer within `budget` from the plain lower-bound game's

@@ -241,8 +241,10 @@ impl<'t> Evaluator<'t> {
         let mut root = pos.clone();
         root.clear_history();
         let mut search = Search::with_rules(table, root, self.attacker, limits, defences);
-        if defences == Defences::All {
-            search.no_mate_copies = Some(self.lower_bound);
+        match defences {
+            Defences::All => search.no_mate_copies = Some(self.lower_bound),
+            Defences::Tsume => search.raw_proofs = Some(self.raw),
+            Defences::TsumeTwoPly => {}
         }
         let r = search.solve_current(remaining);
         self.nodes += search.nodes;
