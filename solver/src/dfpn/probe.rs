@@ -4,7 +4,7 @@
 
 use super::node::*;
 use super::search::*;
-use super::table::{Kind, Probe, NO_MATE};
+use super::table::{Kind, Probe, Table, NO_MATE};
 use crate::color::Color;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
@@ -138,25 +138,28 @@ impl Search<'_> {
         remaining: u16,
         budget: u16,
     ) -> Option<Probe> {
-        let raw = self.raw_proofs?;
-        if !self.missing.is_empty() || remaining <= self.raw_proofs_above {
-            return None;
-        }
-        let q = raw.probe(key, hand, budget);
-        (q.kind() == Kind::Proven && q.len <= budget).then_some(Probe { best: None, ..q })
+        let q = self.raw_proofs_below(remaining)?.probe(key, hand, budget);
+        (q.kind() == Kind::Proven).then_some(Probe { best: None, ..q })
     }
 
     /// The raw table's clusters of the children `keys` of a defender node with `remaining`
     /// plies prefetched where [`Search::probe_raw_proof`] may read them.
     #[inline]
     pub(super) fn prefetch_raw_proofs(&self, keys: &[ChildKey], remaining: u16) {
-        if let Some(raw) = self.raw_proofs {
-            if self.missing.is_empty() && remaining > self.raw_proofs_above {
-                for key in keys {
-                    raw.prefetch(key.0);
-                }
+        if let Some(raw) = self.raw_proofs_below(remaining) {
+            for key in keys {
+                raw.prefetch(key.0);
             }
         }
+    }
+
+    /// The raw table whose proofs the evasions of a defender node with `remaining` plies
+    /// read: none with pieces out of the game (the raw game has no such positions) or
+    /// within [`Search::raw_proofs_above`] plies of the horizon.
+    #[inline]
+    fn raw_proofs_below(&self, remaining: u16) -> Option<&Table> {
+        self.raw_proofs
+            .filter(|_| self.missing.is_empty() && remaining > self.raw_proofs_above)
     }
 
     /// A two-ply lower-bound answer within `budget` from the plain lower-bound game's
