@@ -46,10 +46,9 @@ pub fn table_salt(pos: &Position) -> u64 {
 pub(super) type ChildKey = (u64, Hand, Option<u32>);
 
 /// The plies a defender node must have left for the plain lower-bound game to read the raw
-/// game's proofs of its evasions ([`Search::probe_raw_proof`]). With every node: 将棋図巧 at
-/// 20 M nodes each 0.948 of the nodes for the 79 proven, but 1.039 of the time, and 煙詰
-/// 1.06 of the time; with 40, 煙詰 0.89 and 寿 0.84 of the time, and the diagrams, most
-/// of them shorter, as before (`benches/RESULTS.md` §43).
+/// game's proofs of its evasions ([`Search::probe_raw_proof`]): read at every node, the
+/// probe cost more time than its nodes saved on the shorter problems (`benches/RESULTS.md`
+/// §43).
 pub(super) const RAW_PROOFS_ABOVE: u16 = 40;
 
 impl Search<'_> {
