@@ -25,6 +25,11 @@
 //! solves many small problems (the generator, `tsume verify`) keeps one table instead of
 //! zeroing megabytes for each problem.
 //!
+//! An entry's last word also holds a tag of its key (the key's top 16 bits), next
+//! to the generation: a probe or a store reads that word first and passes over the slots
+//! of other keys and other generations without checking their key (a hash of all four
+//! words, below), which most slots of a cluster are.
+//!
 //! # Shared by threads
 //!
 //! A table is probed and written through `&self` by every thread of a parallel search, with
@@ -120,7 +125,22 @@ struct Entry {
     /// Work spent below this entry; 0 marks an empty slot.
     amount: u32,
     /// The table's generation when the entry was written (see [`Table::clear`]).
-    generation: u32,
+    generation: u16,
+}
+
+/// The tag of a key kept in its entry's last word, next to the generation (see the module
+/// doc): the key's top bits, which include the salts of the games that share a table
+/// ([`CLUSTER_FREE_BITS`]), so one position's entries in two games have different tags.
+#[inline]
+fn tag_of(key: u64) -> u16 {
+    (key >> 48) as u16
+}
+
+/// What the top half of the last word of a live entry of `key` holds in generation
+/// `generation` (see [`Entry::pack`]).
+#[inline]
+fn meta_of(key: u64, generation: u16) -> u32 {
+    generation as u32 | (tag_of(key) as u32) << 16
 }
 
 /// The first word of an entry: its key bound to the other three words by a hash of them,
@@ -138,13 +158,13 @@ fn checked_key(key: u64, w: [u64; 3]) -> u64 {
 
 impl Entry {
     /// Four words: the checked key (see [`checked_key`]); hand | pn << 32; dn | len << 32 |
-    /// best << 48; amount | generation << 32.
+    /// best << 48; amount | generation << 32 | the key's tag << 48 (see [`meta_of`]).
     #[inline]
     fn pack(&self) -> [u64; 4] {
         let data = [
             self.hand.raw() as u64 | (self.pn as u64) << 32,
             self.dn as u64 | (self.len as u64) << 32 | (self.best as u64) << 48,
-            self.amount as u64 | (self.generation as u64) << 32,
+            self.amount as u64 | (meta_of(self.key, self.generation) as u64) << 32,
         ];
         [checked_key(self.key, data), data[0], data[1], data[2]]
     }
@@ -160,20 +180,13 @@ impl Entry {
             len: (w[2] >> 32) as u16,
             best: (w[2] >> 48) as u16,
             amount: w[3] as u32,
-            generation: (w[3] >> 32) as u32,
+            generation: (w[3] >> 32) as u16,
         }
     }
 
     #[inline]
     fn kind(&self) -> Kind {
         Kind::of(self.pn, self.dn)
-    }
-
-    /// How much keeping this entry is worth, for replacement.
-    #[inline]
-    fn value(&self) -> u64 {
-        let bonus = if self.kind() == Kind::Unknown { 1 } else { 4 };
-        self.amount as u64 * bonus
     }
 }
 
@@ -239,7 +252,10 @@ pub struct Table {
     /// Set while one thread doubles the clusters in use.
     growing: AtomicBool,
     /// Entries of other generations are empty slots.
-    generation: u32,
+    generation: u16,
+    /// The clusters ever in use, less one, since the slots were last zeroed: those a wrap of
+    /// the generation zeroes (see [`Table::clear`]).
+    high_water: AtomicUsize,
 }
 
 impl Table {
@@ -275,20 +291,29 @@ impl Table {
             in_use: AtomicUsize::new(first_in_use(mask)),
             growing: AtomicBool::new(false),
             generation: 0,
+            high_water: AtomicUsize::new(first_in_use(mask)),
         })
     }
 
     /// Forgets every entry, in constant time: a new generation starts (the memory is only
-    /// zeroed when the generation counter wraps).
+    /// zeroed when the generation counter wraps, once in 65,536 clears, and only the
+    /// clusters ever in use since the last time: a table that small searches keep on its
+    /// first clusters does not fault in the rest).
     pub fn clear(&mut self) {
-        *self.in_use.get_mut() = first_in_use(self.mask);
         match self.generation.checked_add(1) {
             Some(g) => self.generation = g,
             None => {
-                self.fault_in();
+                let used = (*self.high_water.get_mut() + 1) * CLUSTER;
+                for slot in &mut self.slots[..used] {
+                    for word in slot.iter_mut() {
+                        *word.get_mut() = 0;
+                    }
+                }
                 self.generation = 0;
+                *self.high_water.get_mut() = first_in_use(self.mask);
             }
         }
+        *self.in_use.get_mut() = first_in_use(self.mask);
     }
 
     /// Writes every slot once (empty), so that no later probe or store pays for the first
@@ -319,9 +344,7 @@ impl Table {
     /// Fill rate of the clusters in use in per mille, sampled as [`Table::hashfull`].
     fn in_use_fill(&self) -> usize {
         let sample = self.slots.len().min(HASHFULL_SAMPLE);
-        let live = (0..sample)
-            .filter(|&i| self.is_live(&self.entry(i)))
-            .count();
+        let live = (0..sample).filter(|&i| self.is_live_slot(i)).count();
         live * 1000 / sample
     }
 
@@ -357,6 +380,7 @@ impl Table {
             // Published first, so that the other threads' new entries go where they will
             // be found; until an entry has moved, they miss it.
             self.in_use.store(wider, Relaxed);
+            self.high_water.fetch_max(wider, Relaxed);
             for i in 0..n {
                 for j in i * CLUSTER..(i + 1) * CLUSTER {
                     let e = self.entry(j);
@@ -373,7 +397,7 @@ impl Table {
                     // moves there, unless other threads filled it since.
                     if to == i + n {
                         let mut new_slots = to * CLUSTER..(to + 1) * CLUSTER;
-                        if let Some(free) = new_slots.find(|&f| !self.is_live(&self.entry(f))) {
+                        if let Some(free) = new_slots.find(|&f| !self.is_live_slot(f)) {
                             self.set_entry(free, e);
                         }
                     }
@@ -393,6 +417,57 @@ impl Table {
             s[2].load(Relaxed),
             s[3].load(Relaxed),
         ])
+    }
+
+    /// The entry in slot `i` when its last word, already read as `last`, is that of a live
+    /// entry of `key` (tag and generation; see [`meta_of`]) and its words check as `key`'s.
+    #[inline]
+    fn entry_of(&self, i: usize, key: u64, last: u64) -> Option<Entry> {
+        if (last >> 32) as u32 != meta_of(key, self.generation) || last as u32 == 0 {
+            return None;
+        }
+        let s = &self.slots[i];
+        let e = Entry::unpack([
+            s[0].load(Relaxed),
+            s[1].load(Relaxed),
+            s[2].load(Relaxed),
+            last,
+        ]);
+        (e.key == key).then_some(e)
+    }
+
+    /// The last word of slot `i` (amount, generation and tag).
+    #[inline]
+    fn last_word(&self, i: usize) -> u64 {
+        self.slots[i][3].load(Relaxed)
+    }
+
+    /// Whether a last word is that of an entry of this generation (not an empty slot).
+    #[inline]
+    fn is_live_word(&self, last: u64) -> bool {
+        last as u32 != 0 && (last >> 32) as u16 == self.generation
+    }
+
+    /// How much keeping the entry in slot `i` (last word `last`) is worth, for replacement:
+    /// its work, final results counting more. Read without checking its key (a torn entry's
+    /// value only steers the replacement).
+    #[inline]
+    fn slot_value(&self, i: usize, last: u64) -> u64 {
+        let s = &self.slots[i];
+        let pn = (s[1].load(Relaxed) >> 32) as u32;
+        let dn = s[2].load(Relaxed) as u32;
+        let bonus = if Kind::of(pn, dn) == Kind::Unknown {
+            1
+        } else {
+            4
+        };
+        (last as u32) as u64 * bonus
+    }
+
+    /// Whether slot `i` holds an entry of this generation.
+    #[inline]
+    fn is_live_slot(&self, i: usize) -> bool {
+        self.is_live_word(self.last_word(i))
     }
 
     /// Whether `e` is an entry of this generation (not an empty slot).
@@ -439,10 +514,9 @@ impl Table {
         };
         let mut proven: Option<Entry> = None;
         for i in self.cluster(key) {
-            let e = &self.entry(i);
-            if e.key != key || !self.is_live(e) {
+            let Some(e) = &self.entry_of(i, key, self.last_word(i)) else {
                 continue;
-            }
+            };
             match e.kind() {
                 Kind::Proven => {
                     if hand.is_superset_of(e.hand)
@@ -577,12 +651,15 @@ impl Table {
         let mut empty: Option<usize> = None;
         let mut weakest: Option<(u64, usize)> = None;
         for i in range {
-            let e = self.entry(i);
-            if !self.is_live(&e) {
+            let last = self.last_word(i);
+            if !self.is_live_word(last) {
                 empty.get_or_insert(i);
                 continue;
             }
-            if e.key == new.key && replaces(&e) {
+            if self
+                .entry_of(i, new.key, last)
+                .is_some_and(|e| replaces(&e))
+            {
                 if target.is_none() {
                     target = Some(i);
                 } else {
@@ -591,8 +668,9 @@ impl Table {
                 }
                 continue;
             }
-            if weakest.is_none_or(|(v, _)| e.value() < v) {
-                weakest = Some((e.value(), i));
+            let value = self.slot_value(i, last);
+            if weakest.is_none_or(|(v, _)| value < v) {
+                weakest = Some((value, i));
             }
         }
         let slot = match (target, empty) {

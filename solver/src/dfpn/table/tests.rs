@@ -106,7 +106,7 @@ fn entries_pack_losslessly() {
         len: NO_MATE,
         best: 0xfedc,
         amount: u32::MAX,
-        generation: u32::MAX - 1,
+        generation: u16::MAX - 1,
     };
     let back = Entry::unpack(e.pack());
     assert_eq!(back.key, e.key);
@@ -261,7 +261,7 @@ fn clear_forgets_everything() {
     for wrap in [false, true] {
         if wrap {
             // The last generation before the counter wraps: the next clear zeroes.
-            t.generation = u32::MAX;
+            t.generation = u16::MAX;
         }
         for k in 0..100u64 {
             t.store_proven(k, g, 5, None, 3);
@@ -384,6 +384,46 @@ fn a_large_table_starts_on_a_part_of_its_clusters_and_doubles_as_it_fills() {
     t.clear();
     assert_eq!(t.in_use.load(Relaxed), first);
     assert!(!t.probe(few[0], g, 60).found);
+    // When the generation wraps, the clusters used since the last zeroing are zeroed,
+    // those of the doublings included, and the table starts on its first clusters again.
+    t.store_proven(few[0], g, 5, None, 3);
+    t.generation = u16::MAX;
+    t.clear();
+    assert!(all_zero(&t), "a slot survived the wrap");
+    assert_eq!(t.generation, 0);
+    assert_eq!(*t.high_water.get_mut(), first);
+    assert!(!t.probe(few[0], g, 60).found);
+}
+
+#[test]
+fn a_probe_passes_over_the_entries_of_other_tags() {
+    // Two keys with one cluster and one tag but different keys, and two with one cluster
+    // and different tags: each probe finds its own key's entry only.
+    let t = Table::new(1);
+    let g = Hand::EMPTY.add(Gold);
+    let a = 0x1234_0000_0000_0001u64;
+    let same_tag = (a..)
+        .skip(1)
+        .find(|&k| tag_of(k) == tag_of(a) && t.cluster(k) == t.cluster(a))
+        .unwrap();
+    let other_tag = (1u64..)
+        .map(|i| a ^ i << 48)
+        .find(|&k| t.cluster(k) == t.cluster(a))
+        .unwrap();
+    assert_ne!(tag_of(other_tag), tag_of(a));
+    t.store_proven(a, g, 5, None, 3);
+    t.store_disproven(same_tag, g, NO_MATE, 3);
+    t.store_unknown(other_tag, g, 9, 4, 6, None, 3);
+    assert_eq!(
+        (t.probe(a, g, 9).kind(), t.probe(a, g, 9).len),
+        (Kind::Proven, 5)
+    );
+    assert_eq!(t.probe(same_tag, g, 9).kind(), Kind::Disproven);
+    assert_eq!(t.probe(other_tag, g, 9).pn, 4);
+    // A store of one key replaces nothing of the others.
+    t.store_proven(same_tag, g, 3, None, 3);
+    assert_eq!(t.probe(a, g, 9).len, 5);
+    assert_eq!(live(&t), 3 + 1);
 }
 
 #[test]
