@@ -217,7 +217,7 @@ fn a_line_whose_proofs_the_table_lost_is_searched_again() {
     let (sfen, published) = zuko("zuko007");
     let (v, _) = solve_both(
         &sfen,
-        &["--rules", "raw", "--hash", "1", "--nodes", "1500000"],
+        &["--rules", "raw", "--hash", "1", "--nodes", "1200000"],
     );
     assert_eq!(v["status"], "mate", "{v}");
     assert_eq!(v["shortest"], "unproven", "{v}");

@@ -194,7 +194,8 @@ pub struct Search<'t> {
     /// Whether this search is expected to end in a proof (a raw shortening, asked right
     /// after a longer mate was proven): its threads are then deflected in its bounded
     /// nodes as in the unbounded searches (see
-    /// [`deflection`](super::parallel::deflection)).
+    /// [`deflection`](super::parallel::deflection)), and its children's thresholds are
+    /// those of the unbounded searches (see [`Search::refutes`]).
     pub(super) expects_proof: bool,
     /// In the raw game, the lower-bound games' table of the same problem: each "no mate at
     /// all" this search settles below a node is copied there, under a salt of its own,
@@ -303,6 +304,16 @@ impl<'t> Search<'t> {
         self.pos.do_move(m);
         self.depth += 1;
         self.path.entry(self.pos.full_key()).or_insert(self.depth);
+    }
+
+    /// Whether a node with `remaining` plies left is in a refuting search: bounded, and not
+    /// one that expects a proof (the raw shortenings of a tsume solve). The minimality
+    /// disproofs, the lower-bound games and the evaluator's bounded questions are; their
+    /// children's thresholds differ (see `thresholds.rs`), as does the threads' deflection
+    /// (`parallel.rs`).
+    #[inline]
+    pub(super) fn refutes(&self, remaining: u16) -> bool {
+        remaining != UNLIMITED && !self.expects_proof
     }
 
     /// Takes back the last [`Search::push_move`].
@@ -633,7 +644,11 @@ impl<'t> Search<'t> {
                 return NodeResult::unknown(pn, dn, amount);
             }
             let c = children[pick.best];
-            let child_th_pn = th_pn.min(one_plus_epsilon(pick.second));
+            let child_th_pn = th_pn.min(if self.refutes(node.remaining) {
+                refuting_or_child_pn_threshold(pick.second)
+            } else {
+                one_plus_epsilon(pick.second)
+            });
             let child_th_dn = or_child_dn_threshold(th_dn, dn, pick.open);
             let budget = match c.via {
                 Via::UnusedCapture => node.remaining,
@@ -807,7 +822,11 @@ impl<'t> Search<'t> {
                 return NodeResult::unknown(pn, dn, amount);
             }
             let c = children[pick.best];
-            let child_th_dn = th_dn.min(one_plus_epsilon(pick.second));
+            let child_th_dn = th_dn.min(if self.refutes(remaining) {
+                refuting_and_child_dn_threshold(pick.second)
+            } else {
+                one_plus_epsilon(pick.second)
+            });
             let child_th_pn = and_child_pn_threshold(th_pn, pn, c.pn);
             let budget = match c.via {
                 Via::Interposition => remaining,

@@ -9,6 +9,25 @@ pub(super) fn one_plus_epsilon(second: u32) -> u32 {
     second.saturating_add(1).saturating_add(second / 4)
 }
 
+/// The proof-number threshold of an attacker node's best child in a refuting search (a
+/// bounded search that does not expect a proof, see [`Search::refutes`]): twice the
+/// second best, plus one (1+ε with ε = 1). Every check of such a node is to be refuted, in whatever order, so the
+/// search stays with one check until it is clearly worse than another instead of going
+/// back and forth between them (benches/RESULTS.md §45e).
+#[inline]
+pub(super) fn refuting_or_child_pn_threshold(second: u32) -> u32 {
+    second.saturating_add(1).saturating_add(second)
+}
+
+/// The disproof-number threshold of a defender node's best evasion in a refuting search:
+/// just above the second best (ε = 0). One evasion refutes the node, most often one whose
+/// own disproof is cheap, so the search moves on to another as soon as the one it tries
+/// is no longer the most promising (benches/RESULTS.md §45e).
+#[inline]
+pub(super) fn refuting_and_child_dn_threshold(second: u32) -> u32 {
+    second.saturating_add(1)
+}
+
 /// The disproof-number threshold of an attacker node's best child: the node's disproof
 /// number (`dn`, hardest child plus one per other open child) reaches `th_dn` when the
 /// child's reaches `th_dn` less one per other open child.
@@ -45,6 +64,15 @@ pub(super) fn and_child_pn_threshold(th_pn: u32, pn: u32, child_pn: u32) -> u32 
 mod threshold_tests {
     use super::*;
     use crate::dfpn::table::INF;
+
+    #[test]
+    fn refuting_searches_hold_on_to_a_check_and_let_go_of_an_evasion() {
+        assert_eq!(one_plus_epsilon(40), 51);
+        assert_eq!(refuting_or_child_pn_threshold(40), 81);
+        assert_eq!(refuting_and_child_dn_threshold(40), 41);
+        assert_eq!(refuting_or_child_pn_threshold(u32::MAX - 3), u32::MAX);
+        assert_eq!(refuting_and_child_dn_threshold(u32::MAX), u32::MAX);
+    }
 
     #[test]
     fn a_child_keeps_the_difference_below_saturation() {
