@@ -11,9 +11,9 @@ pub(super) fn one_plus_epsilon(second: u32) -> u32 {
 
 /// The proof-number threshold of an attacker node's best child in a refuting search (a
 /// bounded search that does not expect a proof, see [`Search::refutes`]): twice the
-/// second best, plus one (1+ε with ε = 1). Every check of such a node is to be refuted, in whatever order, so the
-/// search stays with one check until it is clearly worse than another instead of going
-/// back and forth between them (benches/RESULTS.md §45e).
+/// second best, plus one (1+ε with ε = 1). Every check of such a node is to be refuted, in
+/// whatever order, so the search stays with one check until it is clearly worse than
+/// another instead of going back and forth between them (benches/RESULTS.md §45e).
 #[inline]
 pub(super) fn refuting_or_child_pn_threshold(second: u32) -> u32 {
     second.saturating_add(1).saturating_add(second)
