@@ -304,11 +304,7 @@ impl Table {
             Some(g) => self.generation = g,
             None => {
                 let used = (*self.high_water.get_mut() + 1) * CLUSTER;
-                for slot in &mut self.slots[..used] {
-                    for word in slot.iter_mut() {
-                        *word.get_mut() = 0;
-                    }
-                }
+                self.zero_slots(used);
                 self.generation = 0;
                 *self.high_water.get_mut() = first_in_use(self.mask);
             }
@@ -320,7 +316,12 @@ impl Table {
     /// touch of a page: for timing harnesses that must not count the table's memory being
     /// faulted in ([`Table::clear`] no longer touches it).
     pub fn fault_in(&mut self) {
-        for slot in self.slots.iter_mut() {
+        self.zero_slots(self.slots.len());
+    }
+
+    /// Writes the first `n` slots empty.
+    fn zero_slots(&mut self, n: usize) {
+        for slot in &mut self.slots[..n] {
             for word in slot.iter_mut() {
                 *word.get_mut() = 0;
             }
@@ -383,10 +384,10 @@ impl Table {
             self.high_water.fetch_max(wider, Relaxed);
             for i in 0..n {
                 for j in i * CLUSTER..(i + 1) * CLUSTER {
-                    let e = self.entry(j);
-                    if !self.is_live(&e) {
+                    if !self.is_live_slot(j) {
                         continue;
                     }
+                    let e = self.entry(j);
                     let to = cluster_index(e.key, wider);
                     if to == i {
                         continue;
@@ -468,12 +469,6 @@ impl Table {
     #[inline]
     fn is_live_slot(&self, i: usize) -> bool {
         self.is_live_word(self.last_word(i))
-    }
-
-    /// Whether `e` is an entry of this generation (not an empty slot).
-    #[inline]
-    fn is_live(&self, e: &Entry) -> bool {
-        e.amount != 0 && e.generation == self.generation
     }
 
     #[inline]

@@ -12,9 +12,7 @@ fn all_zero(t: &Table) -> bool {
 
 /// Live entries, counted.
 fn live(t: &Table) -> usize {
-    (0..t.slots.len())
-        .filter(|&i| t.is_live(&t.entry(i)))
-        .count()
+    (0..t.slots.len()).filter(|&i| t.is_live_slot(i)).count()
 }
 
 #[test]
