@@ -354,17 +354,16 @@ impl Search<'_> {
     /// promotion and its non-promotion), would otherwise be counted many times, and a node
     /// with many checks would look far harder to refute than it is. It cut the nodes of
     /// the shortest-mate searches by a fifth on 32 将棋図巧 problems.
-    /// `unbounded`: the search has no length bound (see [`deflection`] for what that, the
-    /// search's [`expects_proof`](Search::expects_proof) and the numbers change when
-    /// threads search together).
+    /// `remaining`: the node's budget (whether the search refutes, [`Search::refutes`],
+    /// and the numbers change what [`deflection`] does when threads search together).
     pub(super) fn pick_check(
         &self,
         children: &[Child],
         parent: u64,
         flagged: bool,
-        unbounded: bool,
+        remaining: u16,
     ) -> Pick {
-        self.deflected(true, unbounded, |deflects| {
+        self.deflected(true, remaining, |deflects| {
             self.pick_check_by(children, parent, flagged, deflects)
         })
     }
@@ -406,9 +405,9 @@ impl Search<'_> {
     /// depending on the shallowest path. The node's proof number is the sum of its
     /// children's, except that drops on one square (interpositions with different pieces),
     /// which usually share their fate, count once, as the largest of them.
-    /// `unbounded` as in [`Search::pick_check`].
-    pub(super) fn pick_evasion(&self, children: &[Child], parent: u64, unbounded: bool) -> Pick {
-        self.deflected(false, unbounded, |deflects| {
+    /// `remaining` as in [`Search::pick_check`].
+    pub(super) fn pick_evasion(&self, children: &[Child], parent: u64, remaining: u16) -> Pick {
+        self.deflected(false, remaining, |deflects| {
             self.pick_evasion_by(children, parent, deflects)
         })
     }
@@ -417,11 +416,11 @@ impl Search<'_> {
     /// not), virtual where this node sends the other threads away (see [`deflection`]): a
     /// second pass only when that depends on the node's numbers.
     #[inline]
-    fn deflected(&self, attacker_node: bool, unbounded: bool, by: impl Fn(bool) -> Pick) -> Pick {
+    fn deflected(&self, attacker_node: bool, remaining: u16, by: impl Fn(bool) -> Pick) -> Pick {
         if self.marks.is_none() {
             return by(false);
         }
-        match deflection(attacker_node, !unbounded && !self.expects_proof) {
+        match deflection(attacker_node, self.refutes(remaining)) {
             Deflection::Always => by(true),
             Deflection::Never => by(false),
             Deflection::ByNumbers => {

@@ -511,10 +511,11 @@ mod tests {
         if !threads {
             search.marks = None;
         }
+        let remaining = if unbounded { UNLIMITED } else { 9 };
         if attacker_node {
-            search.pick_check(&children, parent, false, unbounded).best
+            search.pick_check(&children, parent, false, remaining).best
         } else {
-            search.pick_evasion(&children, parent, unbounded).best
+            search.pick_evasion(&children, parent, remaining).best
         }
     }
 

@@ -622,8 +622,9 @@ impl<'t> Search<'t> {
         let hand = self.pos.hand(self.attacker);
         let parent = self.parent_key();
         let mut amount: u32 = 1;
+        let refuting = self.refutes(node.remaining);
         loop {
-            let pick = self.pick_check(children, parent, flagged, node.remaining == UNLIMITED);
+            let pick = self.pick_check(children, parent, flagged, node.remaining);
             let (pn, dn) = (pick.least, pick.other);
             if pn == 0 {
                 return self.proven_by_check(node, &children[pick.best], amount);
@@ -644,7 +645,7 @@ impl<'t> Search<'t> {
                 return NodeResult::unknown(pn, dn, amount);
             }
             let c = children[pick.best];
-            let child_th_pn = th_pn.min(if self.refutes(node.remaining) {
+            let child_th_pn = th_pn.min(if refuting {
                 refuting_or_child_pn_threshold(pick.second)
             } else {
                 one_plus_epsilon(pick.second)
@@ -796,6 +797,7 @@ impl<'t> Search<'t> {
         let hand = self.pos.hand(self.attacker);
         let parent = self.parent_key();
         let mut amount: u32 = 1;
+        let refuting = self.refutes(remaining);
         // A chain moves on only when a drop is mated: after expansion (from the table) or
         // after the searched drop.
         let mut unchain_due = !chained.is_empty();
@@ -803,7 +805,7 @@ impl<'t> Search<'t> {
             if unchain_due {
                 self.unchain(children, chained, remaining);
             }
-            let pick = self.pick_evasion(children, parent, remaining == UNLIMITED);
+            let pick = self.pick_evasion(children, parent, remaining);
             let (pn, dn) = (pick.other, pick.least);
             if dn == 0 {
                 let c = children[pick.best];
@@ -822,7 +824,7 @@ impl<'t> Search<'t> {
                 return NodeResult::unknown(pn, dn, amount);
             }
             let c = children[pick.best];
-            let child_th_dn = th_dn.min(if self.refutes(remaining) {
+            let child_th_dn = th_dn.min(if refuting {
                 refuting_and_child_dn_threshold(pick.second)
             } else {
                 one_plus_epsilon(pick.second)
