@@ -85,7 +85,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         Ok(stats) => {
             print_summary(&stats, &options);
             if print_stats {
-                println!("{}", stats_json(&stats, threads));
+                let line = format!("{}\n", stats_json(&stats, threads));
+                if let Err(e) = crate::output::write_stdout(line) {
+                    return bad_input(format!("writing the statistics (the pack is written): {e}"));
+                }
             }
             ExitCode::SUCCESS
         }

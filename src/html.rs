@@ -87,7 +87,7 @@ pub fn run(dir: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, HtmlError>
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join(DEFAULT_OUT));
     if out == Path::new("-") {
-        print!("{page}");
+        crate::output::write_stdout(&page).map_err(HtmlError::Stdout)?;
         return Ok(None);
     }
     if out.is_dir() {
@@ -178,6 +178,8 @@ pub enum HtmlError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// The page cannot be written to stdout (`--out -`).
+    Stdout(std::io::Error),
 }
 
 impl fmt::Display for HtmlError {
@@ -205,6 +207,7 @@ impl fmt::Display for HtmlError {
             HtmlError::Write { path, error } => {
                 write!(f, "cannot write {}: {error}", path.display())
             }
+            HtmlError::Stdout(error) => write!(f, "cannot write the page to stdout: {error}"),
         }
     }
 }

@@ -6,6 +6,7 @@ mod html;
 mod input;
 mod live;
 mod merge;
+mod output;
 mod perft;
 mod render;
 mod solve;
@@ -276,13 +277,10 @@ fn main() -> ExitCode {
 /// closed pipe (`| head`) ends quietly instead of failing inside the generator.
 fn print_completions(shell: clap_complete::Shell) -> ExitCode {
     use clap::CommandFactory;
-    use std::io::Write;
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "tsume", &mut script);
-    let mut out = std::io::stdout().lock();
-    match out.write_all(&script).and_then(|()| out.flush()) {
+    match output::write_stdout(&script) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => bad_input(format!("writing the completion script: {e}")),
     }
 }

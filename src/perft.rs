@@ -43,16 +43,20 @@ pub fn run(args: PerftArgs) -> ExitCode {
         Mode::Mate => PerftMode::Mate,
     };
     let start = Instant::now();
+    let mut text = String::new();
     let nodes = if args.divide && args.depth > 0 {
         let rows = divide(&mut pos, args.depth, mode);
         for (m, n) in &rows {
-            println!("{m}: {n}");
+            text.push_str(&format!("{m}: {n}\n"));
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
         perft(&mut pos, args.depth, mode)
     };
     eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
-    println!("{nodes}");
-    ExitCode::SUCCESS
+    text.push_str(&format!("{nodes}\n"));
+    match crate::output::write_stdout(&text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => bad_input(format!("writing the count: {e}")),
+    }
 }

@@ -432,6 +432,8 @@ pub enum RenderError {
     CreateDir { path: PathBuf, error: io::Error },
     /// A file cannot be written.
     Write { path: PathBuf, error: io::Error },
+    /// The diagram cannot be written to stdout (`--out -`).
+    Stdout(io::Error),
 }
 
 /// What is wrong with the moves of a diagram's line.
@@ -488,6 +490,7 @@ impl fmt::Display for RenderError {
             RenderError::Write { path, error } => {
                 write!(f, "cannot write {}: {error}", path.display())
             }
+            RenderError::Stdout(error) => write!(f, "cannot write the diagram to stdout: {error}"),
         }
     }
 }
@@ -573,7 +576,7 @@ pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, 
     let (pos, opts) = position_after(&problem, ply).map_err(RenderError::Moves)?;
     let svg = render_svg(&pos, &opts);
     if out == Path::new("-") {
-        print!("{svg}");
+        crate::output::write_stdout(&svg).map_err(RenderError::Stdout)?;
         return Ok(Vec::new());
     }
     if out.is_dir() {

@@ -24,7 +24,8 @@ pub struct SolveArgs {
     /// Position as SFEN (quote it), optionally followed by `moves m1 m2 …` (USI: the
     /// position after them is solved), also written as a USI command (`position sfen …
     /// [moves …]`, `position startpos moves …`); or a KIF (.kif Shift-JIS, .kifu UTF-8) or
-    /// CSA (.csa) file. The defender's hand is taken as written unless
+    /// CSA (.csa) file, whose starting position is solved (its moves, a problem's solution,
+    /// are not played). The defender's hand is taken as written unless
     /// --fill-defender-hand is given.
     sfen: String,
     /// How to read the position (auto: KIF or CSA by file extension, else SFEN).
@@ -133,9 +134,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         }
         output => record_answer(&pos, &answer, &report, output),
     };
-    // A reader that went away (`| head -1`) ends the command quietly, with the answer's
-    // exit code; println! would panic on the closed pipe.
-    if let Err(e) = write_stdout(&text) {
+    if let Err(e) = crate::output::write_stdout(&text) {
         return bad_input(format!("writing the answer: {e}"));
     }
     ExitCode::from(answer.exit_code())
@@ -328,16 +327,6 @@ fn color_name(color: Color) -> &'static str {
     match color {
         Color::Black => "Black",
         Color::White => "White",
-    }
-}
-
-/// Writes `text` to stdout; a closed pipe is not an error (the reader has what it wanted).
-fn write_stdout(text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r,
     }
 }
 

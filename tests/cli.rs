@@ -549,6 +549,71 @@ fn a_closed_output_pipe_ends_solve_quietly() {
     }
 }
 
+/// Every command that prints its result ends quietly (exit 0) when the reader has gone away,
+/// and refuses cleanly (exit 2, the write named) when stdout cannot be written: never a
+/// panic. (`render`, `html`, `perft` and `generate --stats` once panicked in `print!`.)
+#[test]
+fn a_closed_or_full_stdout_never_panics() {
+    let dir = std::env::temp_dir().join(format!("tsume-cli-stdout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pack = dir.join("pack");
+    let pack = pack.to_str().unwrap();
+    let commands: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["render", "startpos", "--out", "-"], "the diagram"),
+        (vec!["html", "problems/starter", "--out", "-"], "the page"),
+        (vec!["perft", "startpos", "2", "--divide"], "the count"),
+        (vec!["perft", "startpos", "1"], "the count"),
+        (vec!["completions", "bash"], "the completion script"),
+        (vec!["solve", MATE3, "--hash", "16"], "the answer"),
+        (
+            vec![
+                "generate", "--out", pack, "--count", "1", "--length", "1", "--stats",
+            ],
+            "the statistics",
+        ),
+    ];
+    let run = |args: &[&str], out: std::process::Stdio| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(out)
+            .output()
+            .unwrap()
+    };
+    for (args, what) in &commands {
+        // A generate run that finds its pack complete prints its statistics again.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = run(args, writer.into());
+        let err = stderr(&o);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?} into a closed pipe: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
+        match std::fs::OpenOptions::new().write(true).open("/dev/full") {
+            Ok(full) => {
+                let o = run(args, full.into());
+                let err = stderr(&o);
+                assert_eq!(
+                    o.status.code(),
+                    Some(EXIT_BAD_INPUT),
+                    "{args:?} into /dev/full: {err}"
+                );
+                assert!(!err.contains("panicked"), "{args:?}: {err}");
+                assert!(
+                    err.contains(what),
+                    "{args:?}: the write is not named: {err}"
+                );
+            }
+            Err(e) => eprintln!("NOT RUN: {args:?} into a full device (no /dev/full: {e})"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// With the defender to move (in check after the moves given), `tsume solve` answers as `tsume
 /// usi` does: the defender's longest defence and the mate after it, the length counting the
 /// defence, with a note on stderr saying who defends. Each rule set, KIF output, and the
