@@ -233,6 +233,13 @@ fn bad_options_are_clear_errors() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("other parameters"), "{}", stderr(&o));
+    // The message names what differs (the budget: 100,000 there, the default here), and only
+    // that.
+    assert!(
+        stderr(&o).contains("(budget: 100000 there, 200000 here)"),
+        "{}",
+        stderr(&o)
+    );
     let _ = std::fs::remove_dir_all(out);
 }
 

@@ -166,6 +166,11 @@ fn eight_shards_are_disjoint_reproducible_and_cut_one_candidate_space() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("other parameters"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(r#"(shard: "3/8" there, "4/8" here)"#),
+        "{}",
+        stderr(&o)
+    );
 
     // Merged: sound, no duplicates, every problem from a shard, checksums listed.
     let out = scratch("eight-merged");

@@ -184,10 +184,11 @@ pub fn parse_json(text: &str) -> Result<ProblemLine, LineError> {
         id: id.clone(),
         message,
     };
-    let sfen = obj
-        .get("sfen")
-        .and_then(Value::as_str)
-        .ok_or_else(|| in_problem("missing \"sfen\" (a string)".into()))?;
+    let sfen = match obj.get("sfen") {
+        Some(Value::String(s)) => s,
+        None => return Err(in_problem("missing \"sfen\" (a string)".into())),
+        Some(v) => return Err(in_problem(format!("\"sfen\" must be a string, got {v}"))),
+    };
     let setup = parse_setup(sfen).map_err(|e| in_problem(e.message))?;
     let list = |field| string_list(obj, field).map_err(in_problem);
     Ok(ProblemLine {
@@ -512,6 +513,7 @@ mod tests {
             (r#"{"id":".x"}"#, "not starting with '.'"),
             (r#"{"id":7}"#, "\"id\" must be a string, got 7"),
             (r#"{"id":"x"}"#, "problem x: missing \"sfen\""),
+            (r#"{"sfen":3}"#, "\"sfen\" must be a string, got 3"),
             (
                 r#"{"id":"x","sfen":"9/9 b - 1"}"#,
                 "problem x: malformed SFEN",

@@ -674,6 +674,46 @@ fn make_candidate(seed: u64, i: u64, shape: &Shape, all: &[&Base], extendable: &
     candidate::random_placement(&mut rng, shape)
 }
 
+/// The parameters in which the run `saved` differs from `key`, each as `name: <saved's>
+/// there, <key's> here` (`shape.radius` for a field of the candidates' shape).
+fn run_key_differences(saved: &RunKey, key: &RunKey) -> Vec<String> {
+    fn flatten(prefix: &str, v: serde_json::Value, out: &mut BTreeMap<String, String>) {
+        match v {
+            serde_json::Value::Object(fields) => {
+                for (name, v) in fields {
+                    let name = if prefix.is_empty() {
+                        name
+                    } else {
+                        format!("{prefix}.{name}")
+                    };
+                    flatten(&name, v, out);
+                }
+            }
+            v => {
+                out.insert(prefix.to_string(), v.to_string());
+            }
+        }
+    }
+    let fields = |k: &RunKey| {
+        let mut out = BTreeMap::new();
+        flatten("", serde_json::to_value(k).unwrap_or_default(), &mut out);
+        out
+    };
+    let (there, here) = (fields(saved), fields(key));
+    let none = "none".to_string();
+    let mut names: Vec<&String> = there.keys().chain(here.keys()).collect();
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .filter(|n| there.get(*n) != here.get(*n))
+        .map(|n| {
+            let (a, b) = (there.get(n).unwrap_or(&none), here.get(n).unwrap_or(&none));
+            format!("{n}: {a} there, {b} here")
+        })
+        .collect()
+}
+
 /// The `next_candidate` of `progress.json`, if there is one, for a run with `key`.
 fn resume_point(path: &Path, key: &RunKey, max: u64) -> Result<Option<u64>, PackError> {
     if !path.exists() {
@@ -683,9 +723,10 @@ fn resume_point(path: &Path, key: &RunKey, max: u64) -> Result<Option<u64>, Pack
     let saved: ProgressFile = serde_json::from_str(&text).map_err(|e| PackError::json(path, e))?;
     if &saved.run != key {
         return Err(PackError::Refused(format!(
-            "{} belongs to a run with other parameters ({}); use another --out directory",
+            "{} belongs to a run with other parameters ({}); use another --out directory, \
+             or that run's parameters to resume it",
             path.display(),
-            serde_json::to_string(&saved.run).unwrap_or_default()
+            run_key_differences(&saved.run, key).join("; ")
         )));
     }
     let n = saved.next_candidate;
