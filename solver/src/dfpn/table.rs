@@ -18,7 +18,9 @@
 //! whenever they are half full, moving each entry to the cluster its key then chooses: a
 //! search that fills a small part of a large `--hash` touches only that part's memory
 //! (fewer pages to fault in, fewer cache and TLB misses), and one that needs all of it gets
-//! all of it.
+//! all of it. The pages of the next doubling are faulted in ahead, on a thread of their own
+//! (`Table::fault_in_ahead`), so that the search does not wait for the system to zero
+//! them.
 //!
 //! Every entry carries the table's generation: [`Table::clear`] starts a new one, and an
 //! entry of an older generation is an empty slot. Clearing is then free, so a caller that
@@ -55,6 +57,8 @@ use std::sync::atomic::{
     AtomicBool, AtomicU64, AtomicUsize,
     Ordering::{Acquire, Relaxed, Release},
 };
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -243,7 +247,10 @@ impl std::error::Error for TableAllocError {}
 pub struct Table {
     /// Entries packed as four words each (see [`Entry::pack`]): a zeroed buffer is
     /// allocated lazily by the OS, so a large table costs nothing until it is used.
-    slots: Slots,
+    slots: Arc<Slots>,
+    /// The thread faulting in the clusters of the next doubling, if one was started (see
+    /// [`Table::fault_in_ahead`]).
+    fault_in: Mutex<Option<FaultIn>>,
     /// The clusters allocated, less one (a power of two less one).
     mask: usize,
     /// The clusters in use, less one: the table starts on [`FIRST_IN_USE_BYTES`] and
@@ -286,7 +293,8 @@ impl Table {
         advise_huge_pages(&slots);
         let mask = clusters - 1;
         Ok(Table {
-            slots,
+            slots: Arc::new(slots),
+            fault_in: Mutex::new(None),
             mask,
             in_use: AtomicUsize::new(first_in_use(mask)),
             growing: AtomicBool::new(false),
@@ -321,10 +329,60 @@ impl Table {
 
     /// Writes the first `n` slots empty.
     fn zero_slots(&mut self, n: usize) {
-        for slot in &mut self.slots[..n] {
-            for word in slot.iter_mut() {
-                *word.get_mut() = 0;
+        self.join_fault_in();
+        for slot in &self.slots[..n] {
+            for word in slot {
+                word.store(0, Relaxed);
             }
+        }
+    }
+
+    /// Stops the thread of [`Table::fault_in_ahead`], if one runs, and waits for it.
+    fn join_fault_in(&self) {
+        let current = self
+            .fault_in
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(current) = current {
+            current.stop_and_join();
+        }
+    }
+
+    /// Faults in, on a thread of its own, the pages of the clusters that the next doubling
+    /// of `in_use` clusters (less one) will move entries to, once per `in_use`.
+    ///
+    /// The system zeroes a page at its first write, and on this project's machines a fresh
+    /// huge page took about 2 ms per MiB: 8 % of 寿's solve, waited for by the search as the
+    /// table grew (benches/RESULTS.md §47c). Started when the clusters in use are
+    /// [`FAULT_IN_FILL_PER_MILLE`] full, the zeroing runs beside the search, and mostly
+    /// on memory that the table is about to use. Where no thread can be started, the search
+    /// faults the pages in itself, as before.
+    fn fault_in_ahead(&self, in_use: usize) {
+        let clusters = in_use + 1..(2 * (in_use + 1)).min(self.mask + 1);
+        if clusters.is_empty() {
+            return;
+        }
+        let mut current = self.fault_in.lock().unwrap_or_else(|e| e.into_inner());
+        if current.as_ref().is_some_and(|f| f.in_use == in_use) {
+            return;
+        }
+        if let Some(earlier) = current.take() {
+            // Its clusters are in use now: the search faults in what is left of them.
+            earlier.stop_and_join();
+        }
+        let slots = Arc::clone(&self.slots);
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("tsume-table-fault-in".into())
+            .spawn(move || fault_in(&slots, clusters, &stopped));
+        if let Ok(thread) = thread {
+            *current = Some(FaultIn {
+                in_use,
+                stop,
+                thread,
+            });
         }
     }
 
@@ -362,7 +420,14 @@ impl Table {
     /// replaced entry; see the module doc). One thread moves the entries at a time.
     fn grow_when_full(&self) {
         let in_use = self.in_use.load(Relaxed);
-        if in_use == self.mask || self.in_use_fill() < GROWTH_FILL_PER_MILLE {
+        if in_use == self.mask {
+            return;
+        }
+        let fill = self.in_use_fill();
+        if fill >= FAULT_IN_FILL_PER_MILLE {
+            self.fault_in_ahead(in_use);
+        }
+        if fill < GROWTH_FILL_PER_MILLE {
             return;
         }
         // Acquire and Release on the flag: whoever takes it next sees this thread's moves
@@ -695,6 +760,11 @@ const FIRST_IN_USE_BYTES: usize = 16 << 20;
 /// The clusters in use double when the sampled fill reaches this (per mille).
 const GROWTH_FILL_PER_MILLE: usize = 500;
 
+/// The pages of the next doubling are faulted in ahead from this sampled fill (per mille;
+/// see [`Table::fault_in_ahead`]). From 250 ‰ the solves of 寿 and 煙詰 were as fast, with
+/// twice the memory resident (benches/RESULTS.md §47c).
+const FAULT_IN_FILL_PER_MILLE: usize = 400;
+
 /// A new entry in one of the first this many clusters checks the fill (see
 /// [`Table::grow_when_full`]).
 const GROWTH_CHECK_CLUSTERS: usize = 16;
@@ -744,19 +814,43 @@ impl std::ops::Deref for Slots {
     }
 }
 
-impl std::ops::DerefMut for Slots {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut [[AtomicU64; 4]] {
-        let range = self.range();
-        self.words[range].as_chunks_mut::<4>().0
-    }
-}
-
 /// Bytes of a word of the slots.
 const WORD: usize = std::mem::size_of::<AtomicU64>();
 
 /// Words added to an allocation of slots so that they can start on a cache line.
 const ALIGNMENT_WORDS: usize = CACHE_LINE / WORD;
+
+/// The thread of [`Table::fault_in_ahead`].
+struct FaultIn {
+    /// The clusters in use (less one) it was started for.
+    in_use: usize,
+    /// Raised to stop it (the table is dropped or zeroed, or the clusters are in use).
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<()>,
+}
+
+impl FaultIn {
+    fn stop_and_join(self) {
+        self.stop.store(true, Relaxed);
+        // The thread only touches memory; it cannot panic.
+        let _ = self.thread.join();
+    }
+}
+
+/// Writes to one word of every 4 KiB page of `clusters`, so that the system backs the pages
+/// with memory, without changing any word, until `stop` is raised: a `compare_exchange(0,
+/// 0)` writes back what it finds, where a store of 0 could tear an entry that a growing table
+/// has just moved there. (An idempotent `fetch_or(0)` would not do: the compiler turns it
+/// into a load, which faults nothing in.)
+fn fault_in(slots: &[[AtomicU64; 4]], clusters: std::ops::Range<usize>, stop: &AtomicBool) {
+    const SLOTS_PER_PAGE: usize = 4096 / std::mem::size_of::<[u64; 4]>();
+    for i in (clusters.start * CLUSTER..clusters.end * CLUSTER).step_by(SLOTS_PER_PAGE) {
+        if stop.load(Relaxed) {
+            return;
+        }
+        let _ = slots[i][0].compare_exchange(0, 0, Relaxed, Relaxed);
+    }
+}
 
 /// `len` zeroed slots, allocated as zeroed memory, which the OS provides lazily (a large
 /// table costs nothing until it is used).
@@ -827,6 +921,13 @@ fn advise_huge_pages(slots: &[[AtomicU64; 4]]) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = slots;
+}
+
+impl Drop for Table {
+    /// Waits for the thread faulting in pages ahead, which holds the slots too.
+    fn drop(&mut self) {
+        self.join_fault_in();
+    }
 }
 
 #[cfg(test)]

@@ -490,3 +490,43 @@ fn slots_start_on_a_cache_line() {
     }
     assert_eq!(Table::new(64).slots.as_ptr() as usize % CACHE_LINE, 0);
 }
+
+#[test]
+fn faulting_pages_in_changes_no_word() {
+    let t = Table::new(64);
+    assert!(t.in_use.load(Relaxed) < t.mask);
+    let g = Hand::EMPTY.add(Gold);
+    for (i, &k) in spread_keys(100_000).iter().enumerate() {
+        t.store_proven(k, g, (i % 50) as u16 + 1, None, 2 + i as u32);
+    }
+    let before: Vec<[u64; 4]> = (0..t.slots.len()).map(|i| words(&t, i)).collect();
+    assert!(before.iter().filter(|w| **w != [0; 4]).count() > 10_000);
+    // Every page of the table, those holding entries included.
+    fault_in(&t.slots, 0..t.mask + 1, &AtomicBool::new(false));
+    let after: Vec<[u64; 4]> = (0..t.slots.len()).map(|i| words(&t, i)).collect();
+    assert!(before == after, "faulting pages in changed a word");
+}
+
+#[test]
+fn the_pages_of_the_next_doubling_are_faulted_in_once_and_the_table_waits_for_them() {
+    let t = Table::new(64);
+    let in_use = t.in_use.load(Relaxed);
+    let thread_of = |t: &Table| {
+        let current = t.fault_in.lock().unwrap();
+        current.as_ref().map(|f| (f.in_use, f.thread.thread().id()))
+    };
+    t.fault_in_ahead(in_use);
+    let first = thread_of(&t).expect("a thread started");
+    assert_eq!(first.0, in_use);
+    t.fault_in_ahead(in_use);
+    assert_eq!(
+        thread_of(&t),
+        Some(first),
+        "started again for the same clusters"
+    );
+    // A table that uses all its clusters has nothing ahead.
+    let small = Table::new(1);
+    small.fault_in_ahead(small.in_use.load(Relaxed));
+    assert!(thread_of(&small).is_none());
+    drop(t);
+}
