@@ -1,5 +1,6 @@
 //! `tsume perft`: count the leaves of the move tree (a move generator check).
 
+use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -47,14 +48,14 @@ pub fn run(args: PerftArgs) -> ExitCode {
     let nodes = if args.divide && args.depth > 0 {
         let rows = divide(&mut pos, args.depth, mode);
         for (m, n) in &rows {
-            text.push_str(&format!("{m}: {n}\n"));
+            let _ = writeln!(text, "{m}: {n}");
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
         perft(&mut pos, args.depth, mode)
     };
     eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
-    text.push_str(&format!("{nodes}\n"));
+    let _ = writeln!(text, "{nodes}");
     match crate::output::write_stdout(&text) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => bad_input(format!("writing the count: {e}")),

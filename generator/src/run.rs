@@ -701,9 +701,7 @@ fn run_key_differences(saved: &RunKey, key: &RunKey) -> Vec<String> {
     };
     let (there, here) = (fields(saved), fields(key));
     let none = "none".to_string();
-    let mut names: Vec<&String> = there.keys().chain(here.keys()).collect();
-    names.sort();
-    names.dedup();
+    let names: std::collections::BTreeSet<&String> = there.keys().chain(here.keys()).collect();
     names
         .into_iter()
         .filter(|n| there.get(*n) != here.get(*n))

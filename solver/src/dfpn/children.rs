@@ -354,16 +354,17 @@ impl Search<'_> {
     /// promotion and its non-promotion), would otherwise be counted many times, and a node
     /// with many checks would look far harder to refute than it is. It cut the nodes of
     /// the shortest-mate searches by a fifth on 32 将棋図巧 problems.
-    /// `remaining`: the node's budget (whether the search refutes, [`Search::refutes`],
-    /// and the numbers change what [`deflection`] does when threads search together).
+    /// `refuting`: whether the node's search refutes ([`Search::refutes`], asked once per
+    /// node); it and the numbers change what [`deflection`] does when threads search
+    /// together.
     pub(super) fn pick_check(
         &self,
         children: &[Child],
         parent: u64,
         flagged: bool,
-        remaining: u16,
+        refuting: bool,
     ) -> Pick {
-        self.deflected(true, remaining, |deflects| {
+        self.deflected(true, refuting, |deflects| {
             self.pick_check_by(children, parent, flagged, deflects)
         })
     }
@@ -405,9 +406,9 @@ impl Search<'_> {
     /// depending on the shallowest path. The node's proof number is the sum of its
     /// children's, except that drops on one square (interpositions with different pieces),
     /// which usually share their fate, count once, as the largest of them.
-    /// `remaining` as in [`Search::pick_check`].
-    pub(super) fn pick_evasion(&self, children: &[Child], parent: u64, remaining: u16) -> Pick {
-        self.deflected(false, remaining, |deflects| {
+    /// `refuting` as in [`Search::pick_check`].
+    pub(super) fn pick_evasion(&self, children: &[Child], parent: u64, refuting: bool) -> Pick {
+        self.deflected(false, refuting, |deflects| {
             self.pick_evasion_by(children, parent, deflects)
         })
     }
@@ -416,11 +417,11 @@ impl Search<'_> {
     /// not), virtual where this node sends the other threads away (see [`deflection`]): a
     /// second pass only when that depends on the node's numbers.
     #[inline]
-    fn deflected(&self, attacker_node: bool, remaining: u16, by: impl Fn(bool) -> Pick) -> Pick {
+    fn deflected(&self, attacker_node: bool, refuting: bool, by: impl Fn(bool) -> Pick) -> Pick {
         if self.marks.is_none() {
             return by(false);
         }
-        match deflection(attacker_node, self.refutes(remaining)) {
+        match deflection(attacker_node, refuting) {
             Deflection::Always => by(true),
             Deflection::Never => by(false),
             Deflection::ByNumbers => {

@@ -511,11 +511,11 @@ mod tests {
         if !threads {
             search.marks = None;
         }
-        let remaining = if unbounded { UNLIMITED } else { 9 };
+        let refuting = search.refutes(if unbounded { UNLIMITED } else { 9 });
         if attacker_node {
-            search.pick_check(&children, parent, false, remaining).best
+            search.pick_check(&children, parent, false, refuting).best
         } else {
-            search.pick_evasion(&children, parent, remaining).best
+            search.pick_evasion(&children, parent, refuting).best
         }
     }
 

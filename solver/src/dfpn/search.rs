@@ -624,7 +624,7 @@ impl<'t> Search<'t> {
         let mut amount: u32 = 1;
         let refuting = self.refutes(node.remaining);
         loop {
-            let pick = self.pick_check(children, parent, flagged, node.remaining);
+            let pick = self.pick_check(children, parent, flagged, refuting);
             let (pn, dn) = (pick.least, pick.other);
             if pn == 0 {
                 return self.proven_by_check(node, &children[pick.best], amount);
@@ -805,7 +805,7 @@ impl<'t> Search<'t> {
             if unchain_due {
                 self.unchain(children, chained, remaining);
             }
-            let pick = self.pick_evasion(children, parent, remaining);
+            let pick = self.pick_evasion(children, parent, refuting);
             let (pn, dn) = (pick.other, pick.least);
             if dn == 0 {
                 let c = children[pick.best];
