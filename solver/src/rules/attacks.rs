@@ -166,6 +166,69 @@ const fn build_pseudo() -> ([Bitboard; 81], [Bitboard; 81]) {
 
 static PSEUDO: ([Bitboard; 81], [Bitboard; 81]) = build_pseudo();
 
+/// `(steppers, rooks, bishops)`, per square `sq`: where a piece must stand to attack a
+/// square next to `sq` — a stepping piece (knights included) within two files and three
+/// ranks; a rook or lance on the files and ranks, a bishop on the diagonals, of those squares.
+const fn build_near() -> ([Bitboard; 81], [Bitboard; 81], [Bitboard; 81]) {
+    let king = step_table(&KING_OFFSETS, Color::Black);
+    let (bishop_pseudo, rook_pseudo) = build_pseudo();
+    let mut steppers = [Bitboard::EMPTY; 81];
+    let mut rooks = [Bitboard::EMPTY; 81];
+    let mut bishops = [Bitboard::EMPTY; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut s = 0u128;
+        let mut df = -2;
+        while df <= 2 {
+            let mut dr = -3;
+            while dr <= 3 {
+                if let Some(t) = offset(sq, df, dr) {
+                    s |= 1 << t;
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        steppers[sq] = Bitboard(s);
+        let (mut r, mut b) = (0u128, 0u128);
+        let mut t = 0;
+        while t < 81 {
+            if king[sq].0 >> t & 1 != 0 {
+                r |= rook_pseudo[t].0;
+                b |= bishop_pseudo[t].0;
+            }
+            t += 1;
+        }
+        rooks[sq] = Bitboard(r);
+        bishops[sq] = Bitboard(b);
+        sq += 1;
+    }
+    (steppers, rooks, bishops)
+}
+
+static NEAR: ([Bitboard; 81], [Bitboard; 81], [Bitboard; 81]) = build_near();
+
+/// The squares where a stepping piece (of any kind, knights included) may stand and attack
+/// a square next to `sq`.
+#[inline]
+pub fn steppers_near(sq: Square) -> Bitboard {
+    NEAR.0[sq.index()]
+}
+
+/// The squares from which a rook, dragon or lance reaches a square next to `sq` on an
+/// empty board.
+#[inline]
+pub fn rooks_near(sq: Square) -> Bitboard {
+    NEAR.1[sq.index()]
+}
+
+/// The squares from which a bishop or horse reaches a square next to `sq` on an empty
+/// board.
+#[inline]
+pub fn bishops_near(sq: Square) -> Bitboard {
+    NEAR.2[sq.index()]
+}
+
 /// Groups of piece kinds sharing a check-candidate table (see [`check_candidates`]).
 const CAND_PAWN: usize = 0;
 const CAND_LANCE: usize = 1;

@@ -182,11 +182,8 @@ pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
     let occ = pos.occupied().with(to);
     // The king steps to a square we do not attack (capturing the pawn included).
     let escapes = attacks::king_attacks(ksq) & !pos.pieces(them);
-    let occ_without_king = occ.without(ksq);
-    for s in escapes {
-        if !pos.is_attacked_with(us, s, occ_without_king) {
-            return false;
-        }
+    if (escapes & !pos.attacks_next_to(us, ksq, occ.without(ksq))).is_nonempty() {
+        return false;
     }
     // Another piece captures the pawn without exposing its king.
     let capturers = pos.attackers_to(them, to, occ).without(ksq);
@@ -252,8 +249,9 @@ fn generate_king_moves<S: MoveSink>(
 ) -> bool {
     let us = pos.side_to_move();
     let occ = pos.occupied().without(ksq);
-    for to in attacks::king_attacks(ksq) & targets & !pos.pieces(us) {
-        if !pos.is_attacked_with(!us, to, occ) && !sink.push(Move::normal(ksq, to, false)) {
+    let attacked = pos.attacks_next_to(!us, ksq, occ);
+    for to in attacks::king_attacks(ksq) & targets & !pos.pieces(us) & !attacked {
+        if !sink.push(Move::normal(ksq, to, false)) {
             return false;
         }
     }

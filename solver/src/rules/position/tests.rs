@@ -99,3 +99,40 @@ fn do_undo_restores() {
     assert_eq!(p, before);
     assert_eq!(p.board_key(), before.board_key());
 }
+
+/// [`Position::attacks_next_to`] gives the squares next to a square that
+/// [`Position::attackers_to`] finds attacked, for both colours, every square, at the
+/// position's occupancy and with that square emptied (as a king's escapes are tested), over
+/// the positions of the move-generation oracle.
+#[test]
+fn attacks_next_to_a_square_agree_with_attackers_to() {
+    let oracle = include_str!("../../../../tests/data/movegen_oracle.txt");
+    let mut positions = 0;
+    for line in oracle
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let sfen = line.split('\t').next().expect("sfen field");
+        // The oracle also holds positions outside the piece set, which validation refuses.
+        let Ok(p) = Position::from_sfen(sfen) else {
+            continue;
+        };
+        positions += 1;
+        for color in [Color::Black, Color::White] {
+            for sq in Square::all() {
+                for occ in [p.occupied(), p.occupied().without(sq)] {
+                    let expected = attacks::king_attacks(sq)
+                        .into_iter()
+                        .filter(|&t| p.attackers_to(color, t, occ).is_nonempty())
+                        .fold(Bitboard::EMPTY, |b, t| b.with(t));
+                    assert_eq!(
+                        p.attacks_next_to(color, sq, occ),
+                        expected,
+                        "{sfen}: {color:?} next to {sq:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(positions >= 100, "only {positions} oracle positions");
+}
