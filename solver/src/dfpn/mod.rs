@@ -19,6 +19,7 @@ pub mod hands;
 mod lines;
 mod node;
 mod parallel;
+mod path;
 mod probe;
 pub mod search;
 #[cfg(feature = "stats")]

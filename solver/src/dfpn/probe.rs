@@ -10,31 +10,6 @@ use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::zobrist;
-use std::hash::Hasher;
-
-/// Hashes the path's Zobrist keys, which are already uniformly random, by taking them as
-/// they are (SipHash showed in profiles).
-#[derive(Default)]
-pub(super) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
 
 /// The table-key salt of a position: zero when every piece of the set is on the board or in
 /// a hand (the usual problem), else a mix of the pieces missing from the game.
@@ -61,8 +36,7 @@ impl Search<'_> {
         hands[self.pos.side_to_move().index()] = self.pos.hand_after(m);
         let repeats = self
             .path
-            .get(&zobrist::full_key(key ^ self.salt, hands[0], hands[1]))
-            .copied();
+            .get(zobrist::full_key(key ^ self.salt, hands[0], hands[1]));
         (key, hands[self.attacker.index()], repeats)
     }
 
@@ -241,7 +215,7 @@ impl Search<'_> {
         full: u64,
         budget: u16,
     ) -> bool {
-        if let Some(&d) = self.path.get(&full) {
+        if let Some(d) = self.path.get(full) {
             c.repeats(d);
             return true;
         }
@@ -259,7 +233,7 @@ impl Search<'_> {
         // A repetition stays a failure (the position is on the path: never searched again).
         // A refutation that only depends on the path further down does not: the capture of
         // the interposed piece may still excuse the interposition.
-        if self.path.contains_key(&self.pos.full_key_after(c.mv)) {
+        if self.path.contains(self.pos.full_key_after(c.mv)) {
             return;
         }
         c.via = Via::Interposition;

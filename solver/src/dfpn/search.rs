@@ -16,8 +16,6 @@
 //! `thresholds.rs`, `node.rs` (a node's result and its children), `clock.rs` (limits
 //! and progress) and `parallel.rs` (threads searching one root together).
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -37,6 +35,7 @@ pub use super::clock::{Limits, Progress, ProgressCallback, Stop, Unsettled};
 pub use super::node::NodeResult;
 use super::node::*;
 use super::parallel::{Marks, NodeTally};
+use super::path::Path;
 pub use super::probe::table_salt;
 use super::probe::*;
 use super::thresholds::*;
@@ -166,7 +165,7 @@ pub struct Search<'t> {
     /// ([`TWO_PLY_SALT`] or 0).
     pub(super) game_salt: u64,
     /// Full keys of the positions on the current path, with their path depth.
-    pub(super) path: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    pub(super) path: Path,
     pub(super) depth: u32,
     /// Nodes searched so far by this search (all its `solve_current` calls).
     pub nodes: u64,
@@ -267,8 +266,7 @@ impl<'t> Search<'t> {
             0
         };
         let salt = salt_of(missing) ^ game_salt;
-        let mut path = HashMap::default();
-        path.insert(pos.full_key(), 0);
+        let path = Path::new(pos.full_key());
         Search {
             table,
             pos,
@@ -303,7 +301,7 @@ impl<'t> Search<'t> {
     pub fn push_move(&mut self, m: Move) {
         self.pos.do_move(m);
         self.depth += 1;
-        self.path.entry(self.pos.full_key()).or_insert(self.depth);
+        self.path.insert_new(self.pos.full_key(), self.depth);
     }
 
     /// Whether a node with `remaining` plies left is in a refuting search: bounded, and not
@@ -318,8 +316,8 @@ impl<'t> Search<'t> {
 
     /// Takes back the last [`Search::push_move`].
     pub fn pop_move(&mut self) {
-        if self.path.get(&self.pos.full_key()) == Some(&self.depth) {
-            self.path.remove(&self.pos.full_key());
+        if self.path.get(self.pos.full_key()) == Some(self.depth) {
+            self.path.remove(self.pos.full_key());
         }
         self.depth -= 1;
         self.pos.undo_move();
@@ -487,7 +485,7 @@ impl<'t> Search<'t> {
             let flag = (via == Via::Interposition).then(|| m.to());
             self.or_node(remaining, th_pn, th_dn, flag)
         };
-        self.path.remove(&self.pos.full_key());
+        self.path.remove(self.pos.full_key());
         self.depth -= 1;
         if let Some(x) = unused {
             self.pos.return_to_hand(self.attacker, x);
