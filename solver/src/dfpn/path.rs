@@ -40,7 +40,7 @@ pub(super) struct Path {
     depths: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     /// `filter[slot(k)]`: how many keys on the path share the slot of `k`; zero means `k`
     /// is not on the path.
-    filter: Box<[u16]>,
+    filter: Box<[u16; FILTER_SLOTS]>,
 }
 
 #[inline]
@@ -53,7 +53,7 @@ impl Path {
     pub(super) fn new(root: u64) -> Path {
         let mut path = Path {
             depths: HashMap::default(),
-            filter: vec![0; FILTER_SLOTS].into_boxed_slice(),
+            filter: Box::new([0; FILTER_SLOTS]),
         };
         path.insert(root, 0);
         path

@@ -182,7 +182,10 @@ pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
     let occ = pos.occupied().with(to);
     // The king steps to a square we do not attack (capturing the pawn included).
     let escapes = attacks::king_attacks(ksq) & !pos.pieces(them);
-    if (escapes & !pos.attacks_next_to(us, ksq, occ.without(ksq))).is_nonempty() {
+    if escapes
+        .and_not(pos.attacks_next_to(us, ksq, occ.without(ksq)))
+        .is_nonempty()
+    {
         return false;
     }
     // Another piece captures the pawn without exposing its king.
@@ -261,7 +264,7 @@ fn generate_king_moves<S: MoveSink>(
     let us = pos.side_to_move();
     let occ = pos.occupied().without(ksq);
     let attacked = pos.attacks_next_to(!us, ksq, occ);
-    for to in attacks::king_attacks(ksq) & targets & !pos.pieces(us) & !attacked {
+    for to in (attacks::king_attacks(ksq) & targets).and_not(pos.pieces(us) | attacked) {
         if !sink.push(Move::normal(ksq, to, false)) {
             return false;
         }
