@@ -1,5 +1,6 @@
 //! Node counts of the raw search on a set of problems, to compare search changes:
-//! `node_bench FILE [NODE_LIMIT] [HASH_MB]` (`FIRST_ONLY=1`: first mates only). FILE has one SFEN per line (fields after the
+//! `node_bench FILE [NODE_LIMIT] [HASH_MB]` (`FIRST_ONLY=1`: first mates only; `THREADS=N`:
+//! N threads, the node limit each thread's). FILE has one SFEN per line (fields after the
 //! fourth and `# comments` ignored). Prints per problem the first mate's length and nodes,
 //! the shortest mate's length and total nodes, and the time; then the totals.
 use std::time::Instant;
@@ -14,6 +15,7 @@ fn main() {
     let node_limit: u64 = args.get(2).map_or(20_000_000, |s| s.parse().unwrap());
     let hash_mb: usize = args.get(3).map_or(256, |s| s.parse().unwrap());
     let first_only = std::env::var_os("FIRST_ONLY").is_some();
+    let threads: usize = std::env::var("THREADS").map_or(1, |t| t.parse().expect("THREADS=N"));
     // FIRST_ONLY: one first-mate search in a table of its own; else full solves (whose
     // first proof is that same search).
     let mut table = first_only.then(|| Table::new(hash_mb));
@@ -26,6 +28,7 @@ fn main() {
         let pos = Position::from_sfen(&sfen.join(" ")).expect("a legal SFEN");
         let opts = Limits {
             node_limit: Some(node_limit),
+            threads,
             ..Default::default()
         };
         let start = Instant::now();
