@@ -55,8 +55,8 @@
 //! §26c). The threads of one order deflect one another, but not those of the other order
 //! ([`marks_of_the_orders`]): those search apart already, and marks shared between the
 //! orders sent the unchained thread off the path it finds alone (two threads, 煙詰's first
-//! mate 2.10 s instead of 2.86 s on average; benches/RESULTS.md §49). One thread alone alternates the two orders in slices of growing size
-//! ([`Search::solve_first`]). Chaining changes only the order and the counting of the
+//! mate 2.10 s instead of 2.86 s on average; benches/RESULTS.md §49). One thread alone
+//! alternates the two orders in slices of growing size ([`Search::solve_first`]). Chaining changes only the order and the counting of the
 //! children, never a node's value, so the answer stays exact.
 //!
 //! A search starts alone and brings the other threads in only after [`WARM_UP_NODES`]
@@ -119,13 +119,16 @@ impl Marks {
     }
 }
 
+/// The orders of an unbounded search: thread `i` (the calling thread 0, helpers from 1)
+/// searches order `i % ORDERS`, order 1 chaining ([`Search::chains_unbounded`]).
+const ORDERS: usize = 2;
+
 /// The marks of a parallel search with `remaining` plies: one set for all its threads,
-/// or, in an unbounded search, one per order of its first search (threads of index `i`
-/// use set `i % len`, matching [`Search::chains_unbounded`]), so that a thread is
-/// deflected only by threads that order the children as it does.
+/// or, in an unbounded search, one per order (thread `i` uses set `i % len`), so that a
+/// thread is deflected only by threads that order the children as it does.
 fn marks_of_the_orders(remaining: u16) -> Vec<Arc<Marks>> {
-    let orders = if remaining == UNLIMITED { 2 } else { 1 };
-    (0..orders).map(|_| Arc::new(Marks::new())).collect()
+    let sets = if remaining == UNLIMITED { ORDERS } else { 1 };
+    (0..sets).map(|_| Arc::new(Marks::new())).collect()
 }
 
 /// `number` (a proof number at an attacker node, a disproof number at a defender node) as a
@@ -357,7 +360,7 @@ impl<'t> Search<'t> {
         helper.depth = self.depth;
         helper.marks = Some(marks.clone());
         helper.halt = Some(halt.clone());
-        helper.chains_unbounded = index % 2 == 1;
+        helper.chains_unbounded = index % ORDERS == 1;
         helper.expects_proof = self.expects_proof;
         helper.no_mate_copies = self.no_mate_copies;
         helper.raw_proofs = self.raw_proofs;
@@ -481,6 +484,12 @@ mod tests {
         assert!(virtual_number(MAX_FINITE - 2, 1) < MAX_FINITE);
     }
 
+    /// A small root (the kings, a pawn, a gold in hand) for the tests that need a search,
+    /// not its moves.
+    fn bare_root() -> crate::Position {
+        crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1").expect("sfen")
+    }
+
     /// Two children, the first with the lesser number and another thread below it (when
     /// `threads`): which one a node of each kind picks (`attacker_node`, `unbounded`), given
     /// the children's (pn, dn).
@@ -502,8 +511,7 @@ mod tests {
         numbers: [(u32, u32); 2],
     ) -> usize {
         let table = Table::new(1);
-        let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
-            .expect("sfen");
+        let pos = bare_root();
         let mut search = Search::new(&table, pos, Limits::default());
         search.expects_proof = expects_proof;
         search.marks = Some(Arc::new(Marks::new()));
@@ -562,8 +570,7 @@ mod tests {
         assert_eq!(picked_in(true, false, false, false, [(1, 3), (1, 4)]), 0);
         // Helpers take the switch from the thread that starts them.
         let table = Table::new(1);
-        let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
-            .expect("sfen");
+        let pos = bare_root();
         let mut search = Search::new(&table, pos.clone(), Limits::default());
         assert!(
             !search.expects_proof,
@@ -596,8 +603,7 @@ mod tests {
     #[test]
     fn every_other_helper_orders_the_first_search_with_chains() {
         let table = Table::new(1);
-        let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
-            .expect("sfen");
+        let pos = bare_root();
         let search = Search::new(&table, pos, Limits::default());
         let (marks, halt) = (Arc::new(Marks::new()), Arc::new(AtomicBool::new(false)));
         let chaining: Vec<bool> = (1..=4)
@@ -618,17 +624,21 @@ mod tests {
     #[test]
     fn threads_are_deflected_only_by_threads_of_their_own_order() {
         let table = Table::new(1);
-        let pos = crate::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
-            .expect("sfen");
+        let pos = bare_root();
         let search = Search::new(&table, pos, Limits::default());
         let halt = Arc::new(AtomicBool::new(false));
         let sets = marks_of_the_orders(UNLIMITED);
         assert_eq!(sets.len(), 2);
-        // Thread i uses set i % 2 (the calling thread, 0, the first): one order per set.
+        // Thread i uses set i % 2 (the calling thread, 0, unchained, the first): one
+        // order per set.
         for i in 1..=4 {
             let helper = search.helper(&sets[i % sets.len()], &halt, None, i);
-            let set_of_the_unchained = !helper.chains(UNLIMITED);
-            assert_eq!(set_of_the_unchained, i % sets.len() == 0, "thread {i}");
+            let in_the_unchained_set = i % sets.len() == 0;
+            assert_eq!(
+                !helper.chains(UNLIMITED),
+                in_the_unchained_set,
+                "thread {i}"
+            );
         }
         // A thread below a child in one set leaves it free in the other.
         let slot = Marks::slot(search.pos.full_key(), Move::from_raw(0x100));
