@@ -220,6 +220,7 @@ impl Found {
 impl Run<'_> {
     /// The first raw mate, and what follows from it.
     fn solve(&mut self, tables: &mut Tables) -> (dfpn::FirstMate, Found) {
+        phases::solve_starts(self.start);
         let first = dfpn::first_mate(
             self.pos,
             self.attacker,
@@ -274,6 +275,7 @@ impl Run<'_> {
             on_event: None,
             ..self.options.clone()
         };
+        phases::solve_step(format_args!("raw first mate {upper}"), first.nodes, 0);
         let cap = first.nodes / SHORTENING_CAP_DIVISOR + SHORTENING_CAP_MIN;
         let recorder = &mut self.recorder;
         let (shortened, shortening_nodes) = dfpn::shorten_cheaply(
@@ -285,7 +287,6 @@ impl Run<'_> {
             cap,
             |len, line, n| recorder.mate(len, line, Rules::Raw, first.nodes + n),
         );
-        phases::solve_step(format_args!("raw first mate {upper}"), first.nodes, 0);
         phases::solve_step(
             format_args!("raw shortenings: {shortened:?}"),
             first.nodes + shortening_nodes,

@@ -3,7 +3,9 @@
 //!
 //! - Each step of the solve — the raw first mate and its shortenings, each question of the
 //!   lower-bound game, each value question, the best-play line — is printed on stderr as
-//!   `phase: <step>: <answer>, nodes <solve's so far> (+<the step's>)`.
+//!   `phase: <step>: <answer>, nodes <solve's so far> (+<the step's>), <ms since the solve
+//!   began> ms (+<the step's>)`: the time tells where a second thread saves little (a step
+//!   of many nodes that two threads search side by side takes half the time).
 //! - The evaluator's bounding searches ([`Evaluator::bounds`](super::Evaluator)) are counted
 //!   by game and question ([`Bound`]), settled or not, and by what asked them ([`Asker`]):
 //!   the definition itself, or the two questions of the uselessness test. Each step of the
@@ -18,6 +20,9 @@
 
 #[cfg(feature = "stats")]
 use std::cell::Cell;
+#[cfg(feature = "stats")]
+use std::time::Duration;
+use std::time::Instant;
 
 /// The evaluator's bounding searches of a question "mate within `r`?".
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +68,31 @@ struct Counts {
 thread_local! {
     static ASKER: Cell<Asker> = const { Cell::new(Asker::Definition) };
     static COUNTS: std::cell::RefCell<Counts> = std::cell::RefCell::new(Counts::default());
+    /// When this thread's solve began, and how long after it the last step was printed.
+    static CLOCK: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+}
+
+/// The solve on this thread began at `start`: the steps printed after are timed from it.
+#[inline]
+pub(crate) fn solve_starts(start: Instant) {
+    #[cfg(feature = "stats")]
+    CLOCK.with(|c| c.set(Some((start, Duration::ZERO))));
+    #[cfg(not(feature = "stats"))]
+    let _ = start;
+}
+
+/// `<ms since the solve began> ms (+<ms since the last step>)`, the step ending now; empty
+/// when no solve began on this thread.
+#[cfg(feature = "stats")]
+fn step_time() -> String {
+    CLOCK.with(|c| {
+        let Some((start, last)) = c.get() else {
+            return String::new();
+        };
+        let now = start.elapsed();
+        c.set(Some((start, now)));
+        format!(", {} ms (+{})", now.as_millis(), (now - last).as_millis())
+    })
 }
 
 /// Counts a bounding search of `nodes` nodes that settled the question or not.
@@ -130,7 +160,11 @@ pub(crate) fn evaluator_starts(nodes: u64) {
 #[inline]
 pub(crate) fn solve_step(what: std::fmt::Arguments<'_>, nodes: u64, before: u64) {
     #[cfg(feature = "stats")]
-    eprintln!("phase: {what}, nodes {nodes} (+{})", nodes - before);
+    eprintln!(
+        "phase: {what}, nodes {nodes} (+{}){}",
+        nodes - before,
+        step_time()
+    );
     #[cfg(not(feature = "stats"))]
     let _ = (what, nodes, before);
 }
@@ -144,9 +178,10 @@ pub(crate) fn evaluator_step(what: std::fmt::Arguments<'_>, nodes: u64, before: 
     {
         let start = COUNTS.with_borrow(|c| c.evaluator_start);
         eprintln!(
-            "phase: {what}, nodes {} (+{}){}",
+            "phase: {what}, nodes {} (+{}){}{}",
             start + nodes,
             nodes - before,
+            step_time(),
             take_counts()
         );
     }
@@ -189,6 +224,34 @@ fn take_counts() -> String {
 #[cfg(all(test, feature = "stats"))]
 mod tests {
     use super::*;
+
+    /// `(ms since the solve began, ms of the step)` read back from [`step_time`]'s text.
+    fn read_step_time(text: &str) -> (u128, u128) {
+        let (total, step) = text
+            .strip_prefix(", ")
+            .and_then(|t| t.strip_suffix(')'))
+            .and_then(|t| t.split_once(" ms (+"))
+            .unwrap_or_else(|| panic!("not a step time: {text:?}"));
+        (total.parse().unwrap(), step.parse().unwrap())
+    }
+
+    /// A step is timed from the start of this thread's solve, and from the step before it.
+    #[test]
+    fn steps_are_timed_from_the_solve_and_from_the_step_before() {
+        CLOCK.with(|c| c.set(None));
+        assert_eq!(step_time(), "", "no solve began on this thread");
+        solve_starts(Instant::now() - Duration::from_millis(1500));
+        let (total, step) = read_step_time(&step_time());
+        assert!(total >= 1500, "{total}");
+        assert_eq!(step, total, "the first step is timed from the start");
+        std::thread::sleep(Duration::from_millis(30));
+        let (total2, step2) = read_step_time(&step_time());
+        assert!(total2 >= total + 30, "{total} then {total2}");
+        assert!(
+            (30..=total2 - total + 1).contains(&step2),
+            "a step of {step2} ms between {total} and {total2}"
+        );
+    }
 
     /// Searches are counted by kind, settled or not, and by the innermost asker, which a
     /// guard restores when dropped; taking the counts zeroes them.
