@@ -56,8 +56,9 @@
 //! ([`marks_of_the_orders`]): those search apart already, and marks shared between the
 //! orders sent the unchained thread off the path it finds alone (two threads, 煙詰's first
 //! mate 2.10 s instead of 2.86 s on average; benches/RESULTS.md §49). One thread alone
-//! alternates the two orders in slices of growing size ([`Search::solve_first`]). Chaining changes only the order and the counting of the
-//! children, never a node's value, so the answer stays exact.
+//! alternates the two orders in slices of growing size ([`Search::solve_first`]). Chaining
+//! changes only the order and the counting of the children, never a node's value, so the
+//! answer stays exact.
 //!
 //! A search starts alone and brings the other threads in only after [`WARM_UP_NODES`]
 //! nodes: most of the many small searches of the tsume evaluator and of `tsume verify` end

@@ -15,8 +15,8 @@
 //! The counts are those of the thread that solves: measure at one thread (forks deciding
 //! defences side by side on other threads are not counted). Other callers of the value
 //! search (`tsume verify`) print the lines too, their nodes counted from the evaluator's
-//! start (or a solve's before it on the same thread). `benches/RESULTS.md` §32 was
-//! measured with this.
+//! start (or a solve's before it on the same thread), without a time unless a solve began
+//! on that thread. `benches/RESULTS.md` §32 was measured with this.
 
 #[cfg(feature = "stats")]
 use std::cell::Cell;
