@@ -6,6 +6,9 @@
 //! | 1 | no mate | a problem flawed or unproven | — |
 //! | 2 | bad input | bad input (a line, a file, tables that do not fit) | bad input |
 //! | 3 | unknown (a limit reached before any mate) | — | — |
+//!
+//! A solve interrupted by Ctrl-C prints its answer and then dies by the signal (see
+//! `interrupt`), as a shell expects of an interrupted command.
 
 use std::process::ExitCode;
 

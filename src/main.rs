@@ -4,6 +4,7 @@ mod exit;
 mod generate;
 mod html;
 mod input;
+mod interrupt;
 mod live;
 mod merge;
 mod output;

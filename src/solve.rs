@@ -102,10 +102,13 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return bad_input(e),
     };
+    // Ctrl-C stops the search and the answer so far is printed (see `interrupt`).
+    let interrupted = crate::interrupt::watch();
     let mut limits = Limits {
         node_limit: args.nodes,
         threads: args.threads as usize,
         warm_up_nodes: args.warm_up_nodes,
+        stop_flag: interrupted.clone(),
         ..Limits::default()
     };
     // On a terminal, a progress line on stderr, rewritten in place once a second.
@@ -137,6 +140,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if let Err(e) = crate::output::write_stdout(&text) {
         return bad_input(format!("writing the answer: {e}"));
     }
+    crate::interrupt::end_if_raised(interrupted.as_deref());
     ExitCode::from(answer.exit_code())
 }
 
@@ -454,6 +458,8 @@ fn unproven_note(length: Plies, lower_bound: Plies) -> String {
 /// Why the answer is not settled, for the text output: `node limit reached`, ….
 fn unsettled_reason(why: Unsettled) -> String {
     match why {
+        // Only Ctrl-C stops a solve of this command on request.
+        Unsettled::Limit(Stop::Requested) => "interrupted".to_string(),
         Unsettled::Limit(stop) => format!("{} reached", stop_name(stop)),
         Unsettled::Inconsistent => "the searches contradicted each other".to_string(),
         Unsettled::CutShort => "equally long defences left untried".to_string(),

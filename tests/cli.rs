@@ -717,3 +717,44 @@ fn newcomer_slips_are_told_what_to_do() {
         stderr(&o)
     );
 }
+
+/// Ctrl-C (SIGINT) during a solve: the search stops, its answer so far is printed whole (a
+/// mate found or unknown, `"stopped": "stop"`), and the process then dies by the signal, so
+/// that a shell sees an interrupted command (status 130) and a loop of solves stops.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_solve_prints_its_answer_then_dies_by_the_signal() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    // 将棋図巧 No. 100 (寿, 611 plies): seconds of search in any build.
+    let kotobuki =
+        "g3p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 b 4P3n 1";
+    let child = Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args(["solve", kotobuki, "--json", "--hash", "64"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Long enough for the handler to be in place (it is, before the tables are made).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.signal(),
+        Some(2),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("the whole answer, as JSON");
+    assert_eq!(answer["stopped"], "stop", "{answer}");
+    assert!(
+        matches!(answer["status"].as_str(), Some("mate" | "unknown")),
+        "{answer}"
+    );
+}
