@@ -344,18 +344,36 @@ fn run_verify(
             Err(e) => return bad_input(format!("reading stdin: {e}")),
         }
     } else {
-        match std::fs::read(input) {
+        // A pack's directory (as `tsume generate --out` writes it) stands for its problems.
+        let path = std::path::Path::new(input);
+        let file = if path.is_dir() {
+            let pack = path.join("pack.jsonl");
+            if !pack.is_file() {
+                return bad_input(format!(
+                    "{input} is a directory without a pack.jsonl: give a problem file or a \
+                     pack's directory"
+                ));
+            }
+            pack
+        } else {
+            path.to_path_buf()
+        };
+        match std::fs::read(&file) {
             Ok(b) => b,
             Err(e) => return bad_input(format!("{input}: {e}")),
         }
     };
-    let kind = verify::detect(input, &bytes);
+    let kind = verify::detect(&pack_or_file(input), &bytes);
     let (problems, errors) = match verify::read_problems(&bytes, kind, input, fill_defender_hand) {
         Ok(r) => r,
         Err(e) => return bad_input(format!("{input}: {e}")),
     };
     for e in &errors {
         eprintln!("tsume: {input}: {}", e.message);
+    }
+    // Nothing to verify is no success: a CI step fed an empty file must not pass.
+    if problems.is_empty() && errors.is_empty() {
+        return bad_input(format!("{input}: no problem to verify in it"));
     }
     // The threads go to problems first, one each; what is left over (fewer problems than
     // threads) searches inside each problem.
@@ -396,4 +414,14 @@ fn run_verify(
     } else {
         exit::SUCCESS
     })
+}
+
+/// The name `verify` detects the input's kind by: a pack directory's `pack.jsonl`.
+fn pack_or_file(input: &str) -> String {
+    let path = std::path::Path::new(input);
+    if input != "-" && path.is_dir() {
+        path.join("pack.jsonl").display().to_string()
+    } else {
+        input.to_string()
+    }
 }

@@ -241,9 +241,10 @@ impl std::fmt::Display for PositionInputError {
                 if *moves_played == 1 { "" } else { "s" },
                 color_name(*attacker)
             ),
-            PositionInputError::NoKing => {
-                f.write_str("the defender (the side not to move) has no king to mate")
-            }
+            PositionInputError::NoKing => f.write_str(
+                "the defender (the side not to move) has no king to mate: the side to move \
+                 attacks (`b` Black, `w` White); is the side field the wrong way round?",
+            ),
             PositionInputError::NotAProblem {
                 why,
                 moves_played: 0,

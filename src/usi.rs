@@ -243,6 +243,14 @@ pub fn run_with(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
                 if engine.running.is_some() && !immediate {
                     pending.push_back(line);
                 } else if !engine.command(line.trim()) {
+                    if engine.running.is_some() {
+                        // A script piping `go mate …` then `quit` gets a stopped search's
+                        // answer: say why, and how to wait for the real one.
+                        engine.info_string(
+                            "quit stops the running search; to wait for its answer, end \
+                             the input without quit",
+                        );
+                    }
                     break;
                 }
             }

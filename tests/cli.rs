@@ -465,6 +465,11 @@ fn solve_refuses_bad_moves_and_counts() {
             "no king",
         ],
     );
+    // The side field the wrong way round: the hint names it.
+    assert_bad_input(
+        &["solve", "4k4/9/4P4/9/9/9/9/9/9 w G2r2b3g4s4n4l17p 1"],
+        &["has no king to mate", "side field the wrong way round"],
+    );
 }
 
 /// `tsume completions SHELL` prints a script that knows every subcommand.

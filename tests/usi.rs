@@ -293,6 +293,23 @@ fn go_mate_time_limit_answers_timeout() {
     );
 }
 
+/// `quit` during a search stops it, and an `info string` says why the answer is a
+/// timeout and how a script waits for the real one.
+#[test]
+fn quit_during_a_search_says_what_it_stops() {
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate 60000");
+    e.send("quit");
+    let got = e.expect("checkmate", Duration::from_secs(10));
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info string quit stops the running search")),
+        "{got:?}"
+    );
+    assert_eq!(got.last().unwrap(), "checkmate timeout");
+}
+
 #[test]
 fn plain_go_answers_bestmove() {
     let mut e = Engine::start();

@@ -239,6 +239,29 @@ fn verify_exit_codes_and_json() {
     );
     let o = common::tsume(&["verify", dir.join("missing.txt").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
+
+    // Nothing to verify is bad input, not a pass: an empty file, comments only.
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "# nothing here\n\n").unwrap();
+    let o = common::tsume(&["verify", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stdout(&o));
+    assert!(
+        common::stderr(&o).contains("no problem to verify"),
+        "{}",
+        common::stderr(&o)
+    );
+    // A directory is read as a pack's (its pack.jsonl), and named when it holds none.
+    let o = common::tsume(&["verify", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("is a directory without a pack.jsonl"),
+        "{}",
+        common::stderr(&o)
+    );
+    std::fs::copy(&sound, dir.join("pack.jsonl")).unwrap();
+    let o = common::tsume(&["verify", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert_eq!(common::stdout(&o).matches(": sound: ").count(), 2);
     std::fs::remove_dir_all(&dir).ok();
 }
 

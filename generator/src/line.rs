@@ -119,6 +119,9 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
     if take == fields && fields > 1 && !is_number(position[take - 1]) {
         take -= 1;
     }
+    // The SFEN's own error first: text that is no SFEN at all is told as such, not as
+    // text after one.
+    let setup = parse_setup(&position[..take].join(" "))?;
     let extra = &position[take..];
     if !(extra.is_empty() || extra.len() == 1 && is_length_label(extra[0])) {
         return Err(LineError::new(format!(
@@ -127,7 +130,6 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
             extra.join(" ")
         )));
     }
-    let setup = parse_setup(&position[..take].join(" "))?;
     Ok(Some(ProblemLine {
         id: None,
         setup,
@@ -494,6 +496,9 @@ mod tests {
             .unwrap_err()
             .message
             .starts_with("malformed SFEN"));
+        // Text that is no SFEN at all is told as a malformed SFEN, not as text after one.
+        let e = parse("this is not sfen").unwrap_err();
+        assert!(e.message.starts_with("malformed SFEN"), "{}", e.message);
     }
 
     #[test]

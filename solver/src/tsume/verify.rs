@@ -69,7 +69,11 @@ fn check_setup(setup: &Setup) -> Result<Position, Flaw> {
     let pos = Position::from_setup(setup).map_err(|e| Flaw::SetUp(e.to_string()))?;
     let defender = !pos.side_to_move();
     if pos.king(defender).is_none() {
-        return Err(Flaw::SetUp("the defender has no king".into()));
+        return Err(Flaw::SetUp(
+            "the defender has no king (the side to move attacks: is the side field the wrong \
+             way round?)"
+                .into(),
+        ));
     }
     let missing = pos.missing_pieces();
     if !missing.is_empty() {
