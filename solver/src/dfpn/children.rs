@@ -208,13 +208,14 @@ impl Search<'_> {
         self.prefetch_child_keys(moves, keys);
         self.prefetch_raw_proofs(keys, remaining);
         let lookup_first = looks_up_first(remaining);
+        let across = self.drops_chain_across_squares(remaining);
         let mut refuted = None;
         let mut heads = Bitboard::EMPTY;
         let mut kept = 0;
         for i in 0..moves.len() {
             let (m, key) = (moves[i], keys[i]);
             if chains && m.is_drop() {
-                if heads.contains(m.to()) {
+                if heads.contains(m.to()) || across && !heads.is_empty() {
                     chained.push((m, key));
                     continue;
                 }
@@ -241,6 +242,13 @@ impl Search<'_> {
         }
     }
 
+    /// Whether a defender node with `remaining` plies chains all its drops in one chain
+    /// (see [`Search::one_drop_chain`]): only in unbounded searches.
+    #[inline]
+    fn drops_chain_across_squares(&self, remaining: u16) -> bool {
+        remaining == UNLIMITED && self.one_drop_chain
+    }
+
     /// The squares where an evasion is an interposition the game may excuse (none in the
     /// raw game).
     fn interposition_squares(&self) -> Bitboard {
@@ -256,7 +264,8 @@ impl Search<'_> {
     /// node chains moves ([`Search::chains`]) only the first of them is a child at first
     /// (the head): the others are neither evaluated nor counted until it is mated. The
     /// node's value is unchanged: it is mated only when every drop has become a child and
-    /// is mated, and a refuting head refutes it as before.
+    /// is mated, and a refuting head refutes it as before. Where the drops chain across
+    /// squares ([`Search::one_drop_chain`]), one chain holds them all.
     pub(super) fn unchain(
         &mut self,
         children: &mut Vec<Child>,
@@ -264,12 +273,13 @@ impl Search<'_> {
         remaining: u16,
     ) {
         let squares = self.interposition_squares();
+        let across = self.drops_chain_across_squares(remaining);
         let mut i = 0;
         while i < chained.len() {
             let (m, key) = chained[i];
             let open_on_square = children
                 .iter()
-                .any(|c| c.pn != 0 && c.mv.is_drop() && c.mv.to() == m.to());
+                .any(|c| c.pn != 0 && c.mv.is_drop() && (across || c.mv.to() == m.to()));
             if open_on_square {
                 i += 1;
                 continue;
@@ -464,5 +474,43 @@ impl Search<'_> {
             }
         }
         pick
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfpn::table::Table;
+    use crate::position::Position;
+
+    /// The drops of a defender node in an unbounded search on a thread that chains: one
+    /// chain per square, or one for every square on a thread whose drops chain across
+    /// squares; the next drop becomes a child once the open one is mated.
+    #[test]
+    fn drops_chain_per_square_or_across_squares() {
+        // White's king on 5a, checked by Black's rook on 5e: a gold or a silver dropped on
+        // 5b, 5c or 5d (six drops), and the king's moves.
+        let table = Table::new(1);
+        let expand = |across: bool| {
+            let pos = Position::from_sfen("4k4/9/9/9/4R4/9/9/9/4K4 w gs 1").expect("sfen");
+            let mut search =
+                Search::with_rules(&table, pos, Color::Black, Limits::default(), Defences::All);
+            search.chains_unbounded = true;
+            search.one_drop_chain = across;
+            let mut moves = MoveList::new();
+            movegen::generate_evasions(&search.pos, &mut moves);
+            let (mut children, mut keys, mut chained) = (Vec::new(), Vec::new(), Vec::new());
+            search.expand_evasions(&moves, &mut children, &mut keys, &mut chained, UNLIMITED);
+            let drops = |children: &[Child]| children.iter().filter(|c| c.mv.is_drop()).count();
+            let before = (drops(&children), chained.len());
+            // The open drops mated: the chains release their next drops.
+            for c in children.iter_mut().filter(|c| c.mv.is_drop()) {
+                c.pn = 0;
+            }
+            search.unchain(&mut children, &mut chained, UNLIMITED);
+            (before, (drops(&children), chained.len()))
+        };
+        assert_eq!(expand(false), ((3, 3), (6, 0)));
+        assert_eq!(expand(true), ((1, 5), (2, 4)));
     }
 }

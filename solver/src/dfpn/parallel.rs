@@ -56,7 +56,11 @@
 //! ([`marks_of_the_orders`]): those search apart already, and marks shared between the
 //! orders sent the unchained thread off the path it finds alone (two threads, 煙詰's first
 //! mate 2.10 s instead of 2.86 s on average; benches/RESULTS.md §49). One thread alone
-//! alternates the two orders in slices of growing size ([`Search::solve_first`]). Chaining
+//! alternates the two orders in slices of growing size ([`Search::solve_first`]). The
+//! chaining helpers chain all of a defender node's drops in one chain, not one per square
+//! (a narrower search, as shtsume's: at two threads 煙詰 reaches its final length after
+//! 1.6–1.8 s on average instead of 3.0 s; at one thread the slices would leave the
+//! lower-bound game fewer raw entries, benches/RESULTS.md §51d–f). Chaining
 //! changes only the order and the counting of the children, never a node's value, so the
 //! answer stays exact.
 //!
@@ -362,6 +366,7 @@ impl<'t> Search<'t> {
         helper.marks = Some(marks.clone());
         helper.halt = Some(halt.clone());
         helper.chains_unbounded = index % ORDERS == 1;
+        helper.one_drop_chain = helper.chains_unbounded;
         helper.expects_proof = self.expects_proof;
         helper.no_mate_copies = self.no_mate_copies;
         helper.raw_proofs = self.raw_proofs;
@@ -611,6 +616,13 @@ mod tests {
             .map(|i| search.helper(&marks, &halt, None, i).chains(UNLIMITED))
             .collect();
         assert_eq!(chaining, [true, false, true, false]);
+        // The chaining helpers chain all of a defender node's drops in one chain; one
+        // thread alone (its slices) chains them per square.
+        let across: Vec<bool> = (1..=4)
+            .map(|i| search.helper(&marks, &halt, None, i).one_drop_chain)
+            .collect();
+        assert_eq!(across, [true, false, true, false]);
+        assert!(!search.one_drop_chain);
         assert!(!search.chains(UNLIMITED));
         assert!(search.chains(9) && search.helper(&marks, &halt, None, 2).chains(9));
         // The switch reaches the search: another order (node-count anchors), the same

@@ -190,6 +190,12 @@ pub struct Search<'t> {
     /// too, not only in bounded ones: every other helper thread does, so that threads
     /// searching one first mate order it differently (see `parallel.rs`).
     pub(super) chains_unbounded: bool,
+    /// Whether, where this thread chains in unbounded searches, all of a defender node's
+    /// drops form one chain rather than one per square (see [`Search::unchain`]): on the
+    /// helper threads that chain, whose first search is the narrower order of a pair.
+    /// Not at one thread, where it would leave the lower-bound game fewer of the raw
+    /// game's entries (benches/RESULTS.md §51d).
+    pub(super) one_drop_chain: bool,
     /// Whether this search is expected to end in a proof (a raw shortening, asked right
     /// after a longer mate was proven): its threads are then deflected in its bounded
     /// nodes as in the unbounded searches (see
@@ -288,6 +294,7 @@ impl<'t> Search<'t> {
             halt: None,
             tally: None,
             chains_unbounded: false,
+            one_drop_chain: false,
             expects_proof: false,
             no_mate_copies: None,
             raw_proofs: None,
