@@ -59,7 +59,7 @@
 //! alternates the two orders in slices of growing size ([`Search::solve_first`]). The
 //! chaining helpers chain all of a defender node's drops in one chain, not one per square
 //! (a narrower search, as shtsume's: at two threads 煙詰 reaches its final length after
-//! 1.6–1.8 s on average instead of 3.0 s; at one thread the slices would leave the
+//! 1.6–1.8 s on average instead of 2.6–3.0 s; at one thread the slices would leave the
 //! lower-bound game fewer raw entries, benches/RESULTS.md §51d–f). Chaining
 //! changes only the order and the counting of the children, never a node's value, so the
 //! answer stays exact.
