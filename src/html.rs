@@ -29,7 +29,7 @@ use tsume_solver::{notation, Color, Move, PieceKind, Position, Setup, Square};
 use crate::render::{escape, hand_text, render_svg, RenderOptions};
 
 /// The file a pack directory holds its problems in.
-const PACK_FILE: &str = "pack.jsonl";
+pub(crate) const PACK_FILE: &str = "pack.jsonl";
 /// The page written when `--out` is not given, inside the pack directory.
 const DEFAULT_OUT: &str = "index.html";
 

@@ -337,21 +337,23 @@ fn run_verify(
     fill_defender_hand: bool,
     json: bool,
 ) -> ExitCode {
-    let bytes = if input == "-" {
+    // A pack's directory (as `tsume generate --out` writes it) stands for its problems;
+    // `name` is what the input's kind is told by.
+    let (bytes, name) = if input == "-" {
         let mut bytes = Vec::new();
         match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes) {
-            Ok(_) => bytes,
+            Ok(_) => (bytes, input.to_string()),
             Err(e) => return bad_input(format!("reading stdin: {e}")),
         }
     } else {
-        // A pack's directory (as `tsume generate --out` writes it) stands for its problems.
         let path = std::path::Path::new(input);
         let file = if path.is_dir() {
-            let pack = path.join("pack.jsonl");
+            let pack = path.join(html::PACK_FILE);
             if !pack.is_file() {
                 return bad_input(format!(
-                    "{input} is a directory without a pack.jsonl: give a problem file or a \
-                     pack's directory"
+                    "{input} is a directory without a {}: give a problem file or a pack's \
+                     directory",
+                    html::PACK_FILE
                 ));
             }
             pack
@@ -359,11 +361,11 @@ fn run_verify(
             path.to_path_buf()
         };
         match std::fs::read(&file) {
-            Ok(b) => b,
+            Ok(b) => (b, file.display().to_string()),
             Err(e) => return bad_input(format!("{input}: {e}")),
         }
     };
-    let kind = verify::detect(&pack_or_file(input), &bytes);
+    let kind = verify::detect(&name, &bytes);
     let (problems, errors) = match verify::read_problems(&bytes, kind, input, fill_defender_hand) {
         Ok(r) => r,
         Err(e) => return bad_input(format!("{input}: {e}")),
@@ -414,14 +416,4 @@ fn run_verify(
     } else {
         exit::SUCCESS
     })
-}
-
-/// The name `verify` detects the input's kind by: a pack directory's `pack.jsonl`.
-fn pack_or_file(input: &str) -> String {
-    let path = std::path::Path::new(input);
-    if input != "-" && path.is_dir() {
-        path.join("pack.jsonl").display().to_string()
-    } else {
-        input.to_string()
-    }
 }

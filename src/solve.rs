@@ -457,21 +457,14 @@ fn unproven_note(length: Plies, lower_bound: Plies) -> String {
 }
 
 /// Why the answer is not settled, for the text output: `node limit reached`, ….
-fn unsettled_reason(why: Unsettled) -> String {
+fn unsettled_reason(why: Unsettled) -> &'static str {
     match why {
+        Unsettled::Limit(Stop::Nodes) => "node limit reached",
+        Unsettled::Limit(Stop::Time) => "time limit reached",
         // Only Ctrl-C stops a solve of this command on request.
-        Unsettled::Limit(Stop::Requested) => "interrupted".to_string(),
-        Unsettled::Limit(stop) => format!("{} reached", stop_name(stop)),
-        Unsettled::Inconsistent => "the searches contradicted each other".to_string(),
-        Unsettled::CutShort => "equally long defences left untried".to_string(),
-    }
-}
-
-fn stop_name(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Nodes => "node limit",
-        Stop::Time => "time limit",
-        Stop::Requested => "stop",
+        Unsettled::Limit(Stop::Requested) => "interrupted",
+        Unsettled::Inconsistent => "the searches contradicted each other",
+        Unsettled::CutShort => "equally long defences left untried",
     }
 }
 
