@@ -26,7 +26,7 @@ import glob, json, os, re, sys
 from collections import Counter, defaultdict
 out, counts = sys.argv[1], [int(t) for t in sys.argv[2].split()]
 kinds = [("raw first mate", "raw first mate"), ("raw shortenings", "raw shortenings"),
-         ("lower-bound game", "lower-bound game"), ("stalled", "stalled questions"),
+         ("lower-bound game", "lower-bound game"), ("two-ply game", "two-ply game first"), ("stalled", "stalled questions"),
          ("a tsume line", "lines told early"), ("value", "value questions"),
          ("best-play line", "best-play line")]
 runs = defaultdict(dict)

@@ -65,15 +65,15 @@ const TSUME_ANCHORS: &[(&str, usize, u64)] = &[
     (
         "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
         3,
-        2249,
+        2600,
     ),
     // rules doc §4: 無駄合; a solver counting it says 11
-    ("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 3, 2664),
+    ("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 3, 2679),
     // 将棋図巧 No. 92 (published 13)
     (
         "6kp1/8n/5R1L1/4+b2sB/6N2/9/6L2/9/9 b r4g3s2n2l17p 1",
         13,
-        59_408,
+        60_027,
     ),
 ];
 

@@ -77,6 +77,11 @@ impl Search<'_> {
                 return q;
             }
         }
+        if self.defences == Defences::Tsume {
+            if let Some(q) = self.probe_two_ply(key ^ TWO_PLY_SALT, missing, hand, budget) {
+                return q;
+            }
+        }
         if self.defences.excuses_interpositions() {
             let q = self
                 .table
@@ -157,6 +162,31 @@ impl Search<'_> {
             q.len += 2;
             q
         })
+    }
+
+    /// A plain lower-bound answer within `budget` from the two-ply game's entries (key
+    /// `two_ply`), the converse of [`Search::probe_plain`]: no two-ply mate within `b + 2`
+    /// is no plain mate within `b`, and a two-ply mate within `b` is a plain mate within
+    /// `b`. Where the evaluator asks the two-ply question before the plain one
+    /// (`tsume::lower_bound_game`), the plain questions that follow (the best-play line's)
+    /// find their answers here.
+    #[inline]
+    pub(super) fn probe_two_ply(
+        &self,
+        two_ply: u64,
+        missing: Hand,
+        hand: Hand,
+        budget: u16,
+    ) -> Option<Probe> {
+        let mut d = self.probe_missing(two_ply, missing, hand, budget.checked_add(2)?);
+        if d.kind() == Kind::Disproven {
+            if d.len != NO_MATE {
+                d.len -= 2;
+            }
+            return Some(d);
+        }
+        let q = self.probe_missing(two_ply, missing, hand, budget);
+        (q.kind() == Kind::Proven).then_some(q)
     }
 
     /// Probes the table for `key` (salted for the pieces `missing` from the game). A
@@ -295,6 +325,48 @@ mod tests {
         assert_eq!(
             search.probe_missing(key, missing, pawn.add(Rook), 9).kind(),
             Kind::Unknown
+        );
+    }
+
+    /// Each lower-bound game reads the other's entries where its own know nothing: no
+    /// two-ply mate within `b + 2` is no plain mate within `b` and a two-ply mate within
+    /// `b` a plain one (`probe_two_ply`); no plain mate within `b` is no two-ply mate within
+    /// `b` and a plain mate within `b − 2` a two-ply one (`probe_plain`). Nothing else
+    /// transfers.
+    #[test]
+    fn the_plain_and_the_two_ply_game_read_each_others_entries() {
+        fn read(game: Defences, store: impl Fn(&Table, u64), budget: u16) -> (Kind, u16) {
+            let table = Table::new(1);
+            let (search, board) = search_at_a_root(&table, game);
+            store(&table, board);
+            let p =
+                search.probe_transfer(board ^ search.game_salt, Hand::EMPTY, Hand::EMPTY, budget);
+            (p.kind(), p.len)
+        }
+        let hand = Hand::EMPTY;
+        let two_ply_disproof =
+            |t: &Table, board| t.store_disproven(board ^ TWO_PLY_SALT, hand, 11, 1);
+        let two_ply_proof =
+            |t: &Table, board| t.store_proven(board ^ TWO_PLY_SALT, hand, 15, None, 1);
+        let plain_disproof = |t: &Table, board| t.store_disproven(board, hand, 11, 1);
+        let plain_proof = |t: &Table, board| t.store_proven(board, hand, 15, None, 1);
+        let plain = Defences::Tsume;
+        assert_eq!(read(plain, two_ply_disproof, 9), (Kind::Disproven, 9));
+        assert_eq!(
+            read(plain, two_ply_disproof, 11).0,
+            Kind::Unknown,
+            "needs 13 there"
+        );
+        assert_eq!(read(plain, two_ply_proof, 15), (Kind::Proven, 15));
+        assert_eq!(read(plain, two_ply_proof, 13).0, Kind::Unknown);
+        let two_ply = Defences::TsumeTwoPly;
+        assert_eq!(read(two_ply, plain_disproof, 11), (Kind::Disproven, 11));
+        assert_eq!(read(two_ply, plain_disproof, 13).0, Kind::Unknown);
+        assert_eq!(read(two_ply, plain_proof, 17), (Kind::Proven, 17));
+        assert_eq!(
+            read(two_ply, plain_proof, 15).0,
+            Kind::Unknown,
+            "a plain 15 may be a two-ply 17"
         );
     }
 

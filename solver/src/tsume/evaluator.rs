@@ -318,6 +318,13 @@ impl<'t> Evaluator<'t> {
         Ok((kind, len.value()))
     }
 
+    /// The two-ply lower-bound game's answer to "a line of value `within − 2` or less?"
+    /// from `pos`: disproven, no tsume mate within `within − 2` (and no plain lower-bound
+    /// mate within it either).
+    pub fn two_ply_mate(&mut self, pos: &Position, within: i32) -> Eval<Kind> {
+        Ok(self.bounding(Bound::TwoPly, pos, within, None)?.0)
+    }
+
     /// The shortest mate of the (plain) lower-bound game from `pos` if it is within
     /// `within` plies (found by shortening a first proof until "within L − 2" is
     /// disproven).

@@ -447,12 +447,20 @@ fn tsume_value_reporting(
 /// final length long before the proof ends), and a question the value search asks anyway
 /// unless `L` is above the value. No is a value of at least `L + 2`, more than the game can
 /// prove from there: it stops.
+///
+/// Whenever the game's shortest mate is `upper` itself (at the start too), its next
+/// question is its last, and on short problems the two-ply game asks it first
+/// ([`two_ply_rules_out`]).
 fn lower_bound_game(
     ev: &mut Evaluator,
     pos: &mut Position,
     mut upper: i32,
     on_bound: &mut dyn FnMut(&mut Evaluator, &mut Position, ValueBound),
 ) -> Result<(i32, i32), Unsettled> {
+    let attacker_to_move = pos.side_to_move() == ev.attacker;
+    if attacker_to_move && two_ply_rules_out(ev, pos, upper)? {
+        return Ok((upper, upper));
+    }
     let within = upper - 2;
     let first = traced(ev, format_args!("lower-bound game within {within}"), |ev| {
         ev.lower_bound_mate(pos, within, None)
@@ -460,9 +468,15 @@ fn lower_bound_game(
     let (Kind::Proven, mut shortest) = first else {
         return Ok((within, upper));
     };
-    let attacker_to_move = pos.side_to_move() == ev.attacker;
     let mut asked_at = None;
+    let mut two_ply_asked_at = Some(upper);
     loop {
+        if attacker_to_move && shortest == upper && two_ply_asked_at != Some(upper) {
+            two_ply_asked_at = Some(upper);
+            if two_ply_rules_out(ev, pos, upper)? {
+                return Ok((upper, upper));
+            }
+        }
         let ask = attacker_to_move && shortest < upper && asked_at != Some(shortest);
         let cap = ask.then(|| (ev.nodes / STALL_DIVISOR).max(STALL_MIN_NODES));
         let within = shortest - 2;
@@ -494,6 +508,32 @@ fn lower_bound_game(
         }
     }
 }
+
+/// Whether the two-ply lower-bound game disproves "a line of value `upper − 2` or less" at
+/// `pos` (attacker to move, tsume mate within `upper` known), asked only where `upper` is at
+/// most [`TWO_PLY_FIRST_UP_TO`]: then the value is `upper`.
+///
+/// After the plain game's last disproof, "within `upper − 2`", the value question at
+/// `upper − 2` is always the two-ply game's "within `upper`", and that disproof proves the
+/// plain one too ([`Evaluator::two_ply_mate`]). Asked first, it saves the plain disproof.
+/// The plain game's advantage, the raw proofs it reads after evasions (above
+/// `RAW_PROOFS_ABOVE`, 40 plies, in `dfpn::probe`), is out of reach of problems this
+/// short; on longer ones the plain disproof reads them and leaves the two-ply game little
+/// to do (benches/RESULTS.md §52).
+fn two_ply_rules_out(ev: &mut Evaluator, pos: &Position, upper: i32) -> Result<bool, Unsettled> {
+    if upper > TWO_PLY_FIRST_UP_TO {
+        return Ok(false);
+    }
+    let kind = traced(ev, format_args!("two-ply game within {upper}"), |ev| {
+        ev.two_ply_mate(pos, upper)
+    })?;
+    Ok(kind == Kind::Disproven)
+}
+
+/// The longest problems whose last lower-bound question the two-ply game asks first (see
+/// [`two_ply_rules_out`]). The plain game reads no raw proof up to 43 plies; at 43 the one
+/// diagram of 将棋図巧 measured (No. 27h) lost (benches/RESULTS.md §52).
+const TWO_PLY_FIRST_UP_TO: i32 = 41;
 
 /// `ask`'s answer, printed with its nodes as a step of the evaluator (feature `stats`, see
 /// `phases`).

@@ -88,3 +88,37 @@ fn a_line_tries_the_defences_with_a_known_lower_bound_first() {
     expected.extend(generated.iter().filter(|d| !known.contains(d)));
     assert_eq!(super::defences_known_longest_first(&ev, &pos, v), expected);
 }
+
+/// Where the tsume length is known to be at most `L` ≤ `TWO_PLY_FIRST_UP_TO`, the
+/// lower-bound game's last question goes to the two-ply game first: its disproof "no line of
+/// value `L − 2`" settles the plain "no mate within `L − 2`" too, which is then never
+/// searched (before, it was searched first and the two-ply question after it). 将棋図巧
+/// No. 34 (17, from `tests/data/zuko.txt`), from an upper bound of 17, and of 45: there the
+/// game's shortening stalls at "within 15" and the tsume question finds a line of 17 first.
+#[test]
+fn a_short_problems_last_lower_bound_question_goes_to_the_two_ply_game() {
+    use crate::color::Color;
+    use crate::dfpn::search::{table_salt, TWO_PLY_SALT};
+    use crate::dfpn::table::{Kind, Table};
+    use crate::plies::Plies;
+    use crate::tsume::Evaluator;
+
+    let mut pos = Position::from_sfen("9/7lS/7pb/5S1B1/5rgk1/8p/4+R2G1/9/9 b SN2gs3n3l16p 1")
+        .expect("a legal SFEN");
+    let plain = pos.board_key() ^ table_salt(&pos);
+    let hand = pos.hand(Color::Black);
+    let within = |value: i32| Plies::of_value(value).get();
+    for upper in [17, 45] {
+        let (mut raw, mut lower_bound) = (Table::new(16), Table::new(16));
+        let value = {
+            let mut ev =
+                Evaluator::new(&mut raw, &mut lower_bound, Color::Black, Limits::default());
+            super::tsume_value(&mut ev, &mut pos, upper)
+        };
+        assert_eq!(value, Ok(17), "upper {upper}");
+        let two_ply = lower_bound.probe(plain ^ TWO_PLY_SALT, hand, within(17));
+        assert_eq!(two_ply.kind(), Kind::Disproven, "upper {upper}");
+        let plain = lower_bound.probe(plain, hand, within(15));
+        assert_eq!(plain.kind(), Kind::Unknown, "upper {upper}");
+    }
+}
