@@ -37,7 +37,7 @@ thread_local! {
     /// When set (by [`run`]), each lower-bound search reads the raw game's "no mate at all":
     /// a raw search for any mate from the same position runs first in this table and
     /// copies each one into the lower-bound table (as the tsume solver's raw searches do);
-    /// the plain game reads its proofs after evasions too (`Search::raw_proofs`).
+    /// both games read its proofs after evasions too (`Search::raw_proofs`).
     static RAW: RefCell<Option<Table>> = const { RefCell::new(None) };
 }
 
@@ -72,7 +72,7 @@ fn lower_bound(
             search.solve_current(MAX_LENGTH);
         }
         let mut search = Search::with_rules(table, root, attacker, limits, game);
-        if game == Defences::Tsume {
+        if game != Defences::All {
             search.raw_proofs = raw.as_ref();
             search.raw_proofs_above = 0;
         }

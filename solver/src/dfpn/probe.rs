@@ -93,10 +93,11 @@ impl Search<'_> {
         p
     }
 
-    /// In the plain lower-bound game, the raw game's proof of the position after an evasion
+    /// In the lower-bound games, the raw game's proof of the position after an evasion
     /// (key `key`, no pieces out of the game, attacker hand `hand`, `budget` plies left),
-    /// if it mates within `budget`: a raw mate within `b` is a lower-bound mate within `b`
-    /// (this game only excuses some interpositions, and keeps every other defence).
+    /// if it settles it: a raw mate within `b` is a plain lower-bound mate within `b` (this
+    /// game only excuses some interpositions, and keeps every other defence), and so a
+    /// two-ply mate within `b + 2` (the two-ply game reads proofs within `budget − 2`).
     ///
     /// Read after evasions only, where it saves a refuting search the proof that an evasion
     /// fails (寿: a fifth of its nodes); read after checks too it reordered the disproofs
@@ -116,7 +117,13 @@ impl Search<'_> {
         remaining: u16,
         budget: u16,
     ) -> Option<Probe> {
-        let q = self.raw_proofs_below(remaining)?.probe(key, hand, budget);
+        let raw = self.raw_proofs_below(remaining)?;
+        if self.defences == Defences::TsumeTwoPly {
+            let mut q = raw.probe(key ^ self.game_salt, hand, budget.checked_sub(2)?);
+            q.len += 2;
+            return (q.kind() == Kind::Proven).then_some(Probe { best: None, ..q });
+        }
+        let q = raw.probe(key, hand, budget);
         (q.kind() == Kind::Proven).then_some(Probe { best: None, ..q })
     }
 
@@ -367,6 +374,31 @@ mod tests {
             read(two_ply, plain_proof, 15).0,
             Kind::Unknown,
             "a plain 15 may be a two-ply 17"
+        );
+    }
+
+    /// Both lower-bound games read the raw game's proofs after evasions: a raw mate within
+    /// `b` is a plain mate within `b` and a two-ply mate within `b + 2`, whose length it
+    /// takes.
+    #[test]
+    fn the_lower_bound_games_read_raw_proofs_for_the_budgets_they_settle() {
+        fn read(game: Defences, budget: u16) -> Option<(Kind, u16)> {
+            let (table, raw) = (Table::new(1), Table::new(1));
+            let (mut search, board) = search_at_a_root(&table, game);
+            search.raw_proofs = Some(&raw);
+            search.raw_proofs_above = 0;
+            raw.store_proven(board, Hand::EMPTY, 9, None, 1);
+            let key = board ^ search.game_salt;
+            let p = search.probe_raw_proof(key, Hand::EMPTY, budget + 1, budget)?;
+            Some((p.kind(), p.len))
+        }
+        assert_eq!(read(Defences::Tsume, 9), Some((Kind::Proven, 9)));
+        assert_eq!(read(Defences::Tsume, 7), None);
+        assert_eq!(read(Defences::TsumeTwoPly, 11), Some((Kind::Proven, 11)));
+        assert_eq!(
+            read(Defences::TsumeTwoPly, 9),
+            None,
+            "a raw 9 may be a two-ply 11"
         );
     }
 

@@ -210,10 +210,10 @@ pub struct Search<'t> {
     /// by generating its checks: copying those too measured no better
     /// (`benches/RESULTS.md` §40d). `None` where no lower-bound game follows.
     pub no_mate_copies: Option<&'t Table>,
-    /// In the plain lower-bound game, the raw game's table of the same problem, whose
-    /// proofs settle the positions after an evasion that this game's own table does not
-    /// know (a raw mate within `b` is a lower-bound mate within `b`; `probe_raw_proof` in
-    /// `probe.rs`). `None` elsewhere.
+    /// In the lower-bound games, the raw game's table of the same problem, whose proofs
+    /// settle the positions after an evasion that the game's own table does not know (a
+    /// raw mate within `b` is a plain lower-bound mate within `b`, a two-ply one within
+    /// `b + 2`; `probe_raw_proof` in `probe.rs`). `None` elsewhere.
     pub raw_proofs: Option<&'t Table>,
     /// The plies a defender node must have left for [`Search::raw_proofs`] to be read below
     /// it (40 unless changed; tests of small problems set 0).

@@ -243,8 +243,7 @@ impl<'t> Evaluator<'t> {
         let mut search = Search::with_rules(table, root, self.attacker, limits, defences);
         match defences {
             Defences::All => search.no_mate_copies = Some(self.lower_bound),
-            Defences::Tsume => search.raw_proofs = Some(self.raw),
-            Defences::TsumeTwoPly => {}
+            Defences::Tsume | Defences::TsumeTwoPly => search.raw_proofs = Some(self.raw),
         }
         let r = search.solve_current(remaining);
         self.nodes += search.nodes;
