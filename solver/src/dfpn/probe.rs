@@ -119,9 +119,12 @@ impl Search<'_> {
     ) -> Option<Probe> {
         let raw = self.raw_proofs_below(remaining)?;
         if self.defences == Defences::TsumeTwoPly {
-            let mut q = raw.probe(key ^ self.game_salt, hand, budget.checked_sub(2)?);
-            q.len += 2;
-            return (q.kind() == Kind::Proven).then_some(Probe { best: None, ..q });
+            let q = raw.probe(key ^ self.game_salt, hand, budget.checked_sub(2)?);
+            return (q.kind() == Kind::Proven).then(|| Probe {
+                best: None,
+                len: q.len + 2,
+                ..q
+            });
         }
         let q = raw.probe(key, hand, budget);
         (q.kind() == Kind::Proven).then_some(Probe { best: None, ..q })
