@@ -201,6 +201,20 @@ impl Recorder {
         self.improvements.push(improvement);
     }
 
+    /// A tsume solve stopped before its best-play line was settled. A tsume length told
+    /// before ([`Recorder::mate`] from a bound of the value) is that many plies, or 2 more
+    /// when best play must end with pieces left over: a lower bound equal to it proves the
+    /// value, not the length. The bound is then taken 2 plies below the length, so that the
+    /// answer says "not proven shortest" and why (将棋図巧 No. 71 stopped in its best-play
+    /// line claimed 53 proven; its length is 55).
+    pub(crate) fn value_not_length(&mut self) {
+        if let Some(last) = self.improvements.last() {
+            if last.rules == Rules::Tsume && self.lower_bound >= last.length {
+                self.lower_bound = Plies::new(last.length.get().saturating_sub(2).max(1));
+            }
+        }
+    }
+
     /// No mate shorter than `lower_bound` plies (kept only if higher than before).
     pub(crate) fn lower_bound(&mut self, lower_bound: Plies, nodes: u64) {
         if lower_bound <= self.lower_bound {
@@ -557,4 +571,32 @@ pub fn is_mated(pos: &Position) -> bool {
     let mut c = MoveCounter::default();
     movegen::generate_evasions(pos, &mut c);
     c.0 == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tsume length told by value and a lower bound equal to it prove the value only:
+    /// a solve stopped before its best-play line says "not proven shortest". A raw length
+    /// is a length, and its equal lower bound stays.
+    #[test]
+    fn a_stopped_tsume_solve_does_not_call_a_value_its_length() {
+        for (rules, lower_bound) in [(Rules::Tsume, 51), (Rules::Raw, 53)] {
+            let mut recorder = Recorder::new(Instant::now(), &Limits::default());
+            recorder.mate(Plies::new(53), None, rules, 1);
+            recorder.lower_bound(Plies::new(53), 2);
+            recorder.value_not_length();
+            assert_eq!(recorder.lower_bound, Plies::new(lower_bound), "{rules:?}");
+        }
+        let mut recorder = Recorder::new(Instant::now(), &Limits::default());
+        recorder.mate(Plies::new(57), None, Rules::Tsume, 1);
+        recorder.lower_bound(Plies::new(53), 2);
+        recorder.value_not_length();
+        assert_eq!(
+            recorder.lower_bound,
+            Plies::new(53),
+            "an unproven length keeps its bound"
+        );
+    }
 }

@@ -351,7 +351,10 @@ impl Run<'_> {
         let nodes = |ev: &Evaluator| shortening_nodes + ev.nodes;
         let (value, line) = match line {
             Ok(found) => found,
-            Err(stop) => return Found::ended(Outcome::Unknown(stop), nodes(&ev)),
+            Err(stop) => {
+                self.recorder.value_not_length();
+                return Found::ended(Outcome::Unknown(stop), nodes(&ev));
+            }
         };
         let length = Plies::of_line(&line);
         if !tie_break.settles(&mut root, &line, self.attacker) {
