@@ -21,6 +21,7 @@ mod node;
 mod parallel;
 mod path;
 mod probe;
+pub(crate) use probe::TWO_PLY_FIRST_UP_TO;
 pub mod search;
 #[cfg(feature = "stats")]
 pub mod stats;

@@ -26,6 +26,12 @@ pub(super) type ChildKey = (u64, Hand, Option<u32>);
 /// §43).
 pub(super) const RAW_PROOFS_ABOVE: u16 = 40;
 
+/// The longest problems whose lower-bound game asks its last question of the two-ply game
+/// first (`tsume::lower_bound_game`): the plain game reads no raw proof up to 43 plies, and
+/// at 43 the one diagram of 将棋図巧 measured (No. 27h) lost (`benches/RESULTS.md` §52). The
+/// plain game reads two-ply entries only within this budget ([`Search::probe_two_ply`]).
+pub(crate) const TWO_PLY_FIRST_UP_TO: u16 = 41;
+
 impl Search<'_> {
     /// The board key and attacker hand of the position after `m` (its table key), and the
     /// path depth of the position it repeats, if any: the board key is computed once.
@@ -77,7 +83,7 @@ impl Search<'_> {
                 return q;
             }
         }
-        if self.defences == Defences::Tsume {
+        if self.defences == Defences::Tsume && budget <= TWO_PLY_FIRST_UP_TO - 2 {
             if let Some(q) = self.probe_two_ply(key ^ TWO_PLY_SALT, missing, hand, budget) {
                 return q;
             }
@@ -117,17 +123,18 @@ impl Search<'_> {
         remaining: u16,
         budget: u16,
     ) -> Option<Probe> {
+        let slack = if self.defences == Defences::TsumeTwoPly {
+            2
+        } else {
+            0
+        };
         let raw = self.raw_proofs_below(remaining)?;
-        if self.defences == Defences::TsumeTwoPly {
-            let q = raw.probe(key ^ self.game_salt, hand, budget.checked_sub(2)?);
-            return (q.kind() == Kind::Proven).then(|| Probe {
-                best: None,
-                len: q.len + 2,
-                ..q
-            });
-        }
-        let q = raw.probe(key, hand, budget);
-        (q.kind() == Kind::Proven).then_some(Probe { best: None, ..q })
+        let q = raw.probe(key ^ self.game_salt, hand, budget.checked_sub(slack)?);
+        (q.kind() == Kind::Proven).then(|| Probe {
+            best: None,
+            len: q.len + slack,
+            ..q
+        })
     }
 
     /// The raw table's clusters of the children `keys` of a defender node with `remaining`
@@ -179,7 +186,9 @@ impl Search<'_> {
     /// is no plain mate within `b`, and a two-ply mate within `b` is a plain mate within
     /// `b`. Where the evaluator asks the two-ply question before the plain one
     /// (`tsume::lower_bound_game`), the plain questions that follow (the best-play line's)
-    /// find their answers here.
+    /// find their answers here. Read only within [`TWO_PLY_FIRST_UP_TO`]`− 2` plies: above,
+    /// only the value questions' entries are found (§44e: no node saved), and the two
+    /// probes cost 寿 3 % of its time (§52i).
     #[inline]
     pub(super) fn probe_two_ply(
         &self,

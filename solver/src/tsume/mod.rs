@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use crate::color::Color;
 use crate::dfpn::table::{Kind, Table, TableAllocError};
+use crate::dfpn::TWO_PLY_FIRST_UP_TO;
 use crate::dfpn::{
     self, Limits, Outcome, Progress, ProgressCallback, Recorder, SolveReport, Unsettled,
 };
@@ -451,9 +452,9 @@ fn tsume_value_reporting(
 /// unless `L` is above the value. No is a value of at least `L + 2`, more than the game can
 /// prove from there: it stops.
 ///
-/// Whenever the game's shortest mate is `upper` itself (at the start too), its next
-/// question is its last, and on short problems the two-ply game asks it first
-/// ([`two_ply_rules_out`]).
+/// Whenever `upper` is set (at the start, and when the stall's question finds a line), the
+/// game's next question at `upper` is its last, and on short problems the two-ply game asks
+/// it first ([`two_ply_rules_out`]).
 fn lower_bound_game(
     ev: &mut Evaluator,
     pos: &mut Position,
@@ -472,14 +473,7 @@ fn lower_bound_game(
         return Ok((within, upper));
     };
     let mut asked_at = None;
-    let mut two_ply_asked_at = Some(upper);
     loop {
-        if attacker_to_move && shortest == upper && two_ply_asked_at != Some(upper) {
-            two_ply_asked_at = Some(upper);
-            if two_ply_rules_out(ev, pos, upper)? {
-                return Ok((upper, upper));
-            }
-        }
         let ask = attacker_to_move && shortest < upper && asked_at != Some(shortest);
         let cap = ask.then(|| (ev.nodes / STALL_DIVISOR).max(STALL_MIN_NODES));
         let within = shortest - 2;
@@ -507,6 +501,9 @@ fn lower_bound_game(
                     ev.nodes,
                     before,
                 );
+                if two_ply_rules_out(ev, pos, upper)? {
+                    return Ok((upper, upper));
+                }
             }
         }
     }
@@ -514,7 +511,7 @@ fn lower_bound_game(
 
 /// Whether the two-ply lower-bound game disproves "a line of value `upper − 2` or less" at
 /// `pos` (attacker to move, tsume mate within `upper` known), asked only where `upper` is at
-/// most [`TWO_PLY_FIRST_UP_TO`]: then the value is `upper`.
+/// most `TWO_PLY_FIRST_UP_TO` (in `dfpn::probe`): then the value is `upper`.
 ///
 /// After the plain game's last disproof, "within `upper − 2`", the value question at
 /// `upper − 2` is always the two-ply game's "within `upper`", and that disproof proves the
@@ -524,7 +521,7 @@ fn lower_bound_game(
 /// short; on longer ones the plain disproof reads them and leaves the two-ply game little
 /// to do (benches/RESULTS.md §52).
 fn two_ply_rules_out(ev: &mut Evaluator, pos: &Position, upper: i32) -> Result<bool, Unsettled> {
-    if upper > TWO_PLY_FIRST_UP_TO {
+    if upper > i32::from(TWO_PLY_FIRST_UP_TO) {
         return Ok(false);
     }
     let kind = traced(ev, format_args!("two-ply game within {upper}"), |ev| {
@@ -532,11 +529,6 @@ fn two_ply_rules_out(ev: &mut Evaluator, pos: &Position, upper: i32) -> Result<b
     })?;
     Ok(kind == Kind::Disproven)
 }
-
-/// The longest problems whose last lower-bound question the two-ply game asks first (see
-/// [`two_ply_rules_out`]). The plain game reads no raw proof up to 43 plies; at 43 the one
-/// diagram of 将棋図巧 measured (No. 27h) lost (benches/RESULTS.md §52).
-const TWO_PLY_FIRST_UP_TO: i32 = 41;
 
 /// `ask`'s answer, printed with its nodes as a step of the evaluator (feature `stats`, see
 /// `phases`).
