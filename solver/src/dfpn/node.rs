@@ -139,6 +139,19 @@ pub(super) enum Via {
     UnusedCapture,
 }
 
+impl Via {
+    /// Its name (for the `stats` feature's traces).
+    #[cfg(feature = "stats")]
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Via::Normal => "normal",
+            Via::Pending => "pending",
+            Via::Interposition => "interposition",
+            Via::UnusedCapture => "unused-capture",
+        }
+    }
+}
+
 /// Key marking an attacker node just after an interposition on `s` (its children differ).
 #[inline]
 pub(super) fn interposition_flag(s: Square) -> u64 {

@@ -244,6 +244,8 @@ impl<'t> Search<'t> {
                 let halt = &halt;
                 let run = move || {
                     let result = helper.solve_current_alone(remaining);
+                    #[cfg(feature = "stats")]
+                    helper.stats.write_trace(remaining, index);
                     if result.kind() != Kind::Unknown {
                         halt.store(true, Relaxed);
                     }

@@ -351,11 +351,18 @@ impl<'t> Search<'t> {
     /// `parallel.rs`).
     pub fn solve_current(&mut self, remaining: Plies) -> NodeResult {
         let remaining = remaining.get();
-        if self.limits.threads > 1 && self.marks.is_none() {
+        #[cfg(feature = "stats")]
+        if super::stats::trace_settings().is_some() {
+            self.stats.clear();
+        }
+        let r = if self.limits.threads > 1 && self.marks.is_none() {
             self.solve_current_in_parallel(remaining)
         } else {
             self.solve_current_alone(remaining)
-        }
+        };
+        #[cfg(feature = "stats")]
+        self.stats.write_trace(remaining, 0);
+        r
     }
 
     /// [`Search::solve_current`] on this thread alone.
@@ -486,6 +493,10 @@ impl<'t> Search<'t> {
         }
         self.depth += 1;
         self.path.insert(self.pos.full_key(), self.depth);
+        #[cfg(feature = "stats")]
+        {
+            self.stats.entering_by = Some((m, via.name()));
+        }
         let r = if attacker_moved {
             self.and_node(remaining, th_pn, th_dn)
         } else {
@@ -572,6 +583,8 @@ impl<'t> Search<'t> {
         let ci = CheckInfo::new(&self.pos);
         let mut moves = MoveList::new();
         movegen::generate_checks_with(&self.pos, &ci, &mut moves);
+        #[cfg(feature = "stats")]
+        self.stats.moves(moves.len());
         if moves.is_empty() {
             let d = self.disprove_checkless(key, &ci);
             return NodeResult::disproven(NO_MATE, d, u32::MAX, 1);
@@ -772,6 +785,8 @@ impl<'t> Search<'t> {
         if !horizon || self.defences.excuses_interpositions() {
             // (At the horizon of the tsume game only interpositions are left here.)
             movegen::generate_evasions(&self.pos, &mut moves);
+            #[cfg(feature = "stats")]
+            self.stats.moves(moves.len());
         }
         if moves.is_empty() {
             return self.mated(key, remaining).unwrap_or_else(|r| r);
