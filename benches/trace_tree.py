@@ -60,13 +60,20 @@ def subtree_totals(t, kids):
     return total
 
 
-def top_of_run(t, k, inside):
-    """The highest ancestor of `k` reached through nodes for which `inside` holds."""
-    while True:
+def top_of_run(t, k, inside, memo):
+    """The highest ancestor of `k` reached through nodes for which `inside` holds; `memo`
+    keeps the answer of every node walked (one walk per run, not per node)."""
+    walked = []
+    while k not in memo:
+        walked.append(k)
         p = t[k]["parent"]
         if p not in t or not inside(t[p]):
-            return k
+            memo[k] = k
+            break
         k = p
+    for w in walked:
+        memo[w] = memo[k]
+    return memo[k]
 
 
 def mn(x):
@@ -89,8 +96,7 @@ def summary(path):
     for k, v in t.items():
         if v["fate"] != "Open":
             continue
-        r = top.get(k) or top_of_run(t, k, lambda p: p["fate"] == "Open")
-        top[k] = r
+        r = top_of_run(t, k, lambda p: p["fate"] == "Open", top)
         above = t.get(t[r]["parent"])
         open_by[(above["side"], above["fate"]) if above else ("root", "-")] += v["nodes"]
     print("  work never settled, by the settled node above it:")
@@ -144,10 +150,10 @@ def compare(one_path, paths):
     for p, t in zip(paths, threads):
         kids = children_of(t)
         total = subtree_totals(t, kids)
-        tops = Counter()
+        tops, memo = Counter(), {}
         for k, v in t.items():
             if k not in one:
-                tops[top_of_run(t, k, lambda q: q["_id"] not in one)] += v["nodes"]
+                tops[top_of_run(t, k, lambda q: q["_id"] not in one, memo)] += v["nodes"]
         print(f"{p}: the largest subtrees outside the one-thread tree")
         for k, n in tops.most_common(5):
             v, depth, a = t[k], 0, k
