@@ -63,9 +63,10 @@
 //! lower-bound game fewer raw entries, benches/RESULTS.md §51d–f). Chaining
 //! changes only the order and the counting of the children, never a node's value, so the
 //! answer stays exact. The race has a price later: the lower-bound game reads the raw
-//! "no mate at all" the unchained order leaves, and when the chaining helper wins early
-//! 煙詰's lower-bound disproof costs about twice the nodes (benches/RESULTS.md §54b–d,
-//! where a longer unchained warm-up and a harvest beside the shortenings were measured).
+//! "no mate at all" the unchained order leaves, and where the race ends before the
+//! unchained thread has searched much, 煙詰's lower-bound disproof costs about twice the
+//! nodes (benches/RESULTS.md §54b–d, where a longer unchained warm-up and a harvest beside
+//! the shortenings were measured).
 //!
 //! A search starts alone and brings the other threads in only after [`WARM_UP_NODES`]
 //! nodes: most of the many small searches of the tsume evaluator and of `tsume verify` end
