@@ -30,6 +30,31 @@ use crate::render::{escape, hand_text, render_svg, RenderOptions};
 
 /// The file a pack directory holds its problems in.
 pub(crate) const PACK_FILE: &str = "pack.jsonl";
+
+/// A directory given for a pack that holds no [`PACK_FILE`].
+#[derive(Debug)]
+pub(crate) struct NoPackFile(pub PathBuf);
+
+impl fmt::Display for NoPackFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is a directory without a {PACK_FILE}",
+            self.0.display()
+        )
+    }
+}
+
+/// The pack file in a pack's directory `dir` (as `tsume generate --out` writes it): what
+/// `tsume verify`, `tsume render` and `tsume html` read when given the directory.
+pub(crate) fn pack_file_in(dir: &Path) -> Result<PathBuf, NoPackFile> {
+    let file = dir.join(PACK_FILE);
+    if file.is_file() {
+        Ok(file)
+    } else {
+        Err(NoPackFile(dir.to_path_buf()))
+    }
+}
 /// The page written when `--out` is not given, inside the pack directory.
 const DEFAULT_OUT: &str = "index.html";
 
@@ -125,10 +150,7 @@ fn read_pack(dir: &Path) -> Result<Vec<PageProblem>, HtmlError> {
     if !dir.is_dir() {
         return Err(HtmlError::NotDirectory(dir.to_path_buf()));
     }
-    let path = dir.join(PACK_FILE);
-    if !path.is_file() {
-        return Err(HtmlError::NoPackFile(dir.to_path_buf()));
-    }
+    let path = pack_file_in(dir).map_err(|NoPackFile(dir)| HtmlError::NoPackFile(dir))?;
     let bytes = std::fs::read(&path).map_err(|error| HtmlError::Read {
         path: path.clone(),
         error,

@@ -96,7 +96,8 @@ enum Command {
     /// Draw a tsume diagram as SVG: one position, or every problem of a pack.
     Render {
         /// Position as SFEN (quote it), optionally followed by `moves m1 m2 …` (USI); or a
-        /// pack file (`.jsonl`: one JSON object per line with `id`, `sfen`, `solution`).
+        /// pack file (`.jsonl`: one JSON object per line with `id`, `sfen`, `solution`), or
+        /// a pack's directory (its pack.jsonl).
         input: String,
         /// Output: the SVG file for an SFEN (`-` for stdout), a directory for a pack
         /// (written as DIR/{id}.svg).
@@ -348,15 +349,12 @@ fn run_verify(
     } else {
         let path = std::path::Path::new(input);
         let file = if path.is_dir() {
-            let pack = path.join(html::PACK_FILE);
-            if !pack.is_file() {
-                return bad_input(format!(
-                    "{input} is a directory without a {}: give a problem file or a pack's \
-                     directory",
-                    html::PACK_FILE
-                ));
+            match html::pack_file_in(path) {
+                Ok(pack) => pack,
+                Err(e) => {
+                    return bad_input(format!("{e}: give a problem file or a pack's directory"))
+                }
             }
-            pack
         } else {
             path.to_path_buf()
         };

@@ -426,6 +426,8 @@ pub enum RenderError {
         line: usize,
         error: LineError,
     },
+    /// A directory given as the input that holds no pack file.
+    NoPackFile(crate::html::NoPackFile),
     /// A pack without problems.
     EmptyPack(PathBuf),
     /// The output directory cannot be made.
@@ -483,6 +485,10 @@ impl fmt::Display for RenderError {
             RenderError::PackLine { path, line, error } => {
                 write!(f, "{}:{line}: {error}", path.display())
             }
+            RenderError::NoPackFile(e) => write!(
+                f,
+                "{e}: give an SFEN, a pack file (.jsonl) or a pack's directory"
+            ),
             RenderError::EmptyPack(path) => write!(f, "pack {} has no problems", path.display()),
             RenderError::CreateDir { path, error } => {
                 write!(f, "cannot create {}: {error}", path.display())
@@ -558,19 +564,27 @@ fn write_file(path: &Path, text: &str) -> Result<(), RenderError> {
     })
 }
 
-/// Whether the input argument names a pack file rather than an SFEN.
-fn is_pack_path(input: &str) -> bool {
-    input.ends_with(".jsonl") || Path::new(input).is_file()
+/// The pack file the input argument names, if it names one rather than an SFEN: a file
+/// (or a name ending in `.jsonl`), or a pack's directory (its `pack.jsonl`, as `tsume
+/// verify` and `tsume html` read it).
+fn pack_path(input: &str) -> Result<Option<PathBuf>, RenderError> {
+    let path = Path::new(input);
+    if path.is_dir() {
+        return crate::html::pack_file_in(path)
+            .map(Some)
+            .map_err(RenderError::NoPackFile);
+    }
+    Ok((input.ends_with(".jsonl") || path.is_file()).then(|| path.to_path_buf()))
 }
 
 /// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
 pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
     let ply = ply.unwrap_or(0);
-    if is_pack_path(input) {
+    if let Some(pack) = pack_path(input)? {
         if out == Path::new("-") {
             return Err(RenderError::PackToStdout(input.to_string()));
         }
-        return render_pack(Path::new(input), out, ply);
+        return render_pack(&pack, out, ply);
     }
     let problem = parse_sfen_with_moves(input)?;
     let (pos, opts) = position_after(&problem, ply).map_err(RenderError::Moves)?;

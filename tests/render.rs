@@ -85,6 +85,38 @@ fn renders_every_problem_of_a_pack() {
     std::fs::remove_dir_all(dir.parent().unwrap()).unwrap();
 }
 
+/// A pack's directory stands for its pack.jsonl, as in `tsume verify` and `tsume html`.
+#[test]
+fn renders_the_pack_of_a_pack_directory() {
+    let dir = scratch("pack-dir");
+    let pack = dir.join("mypack");
+    std::fs::create_dir_all(&pack).unwrap();
+    let pack_s = pack.to_str().unwrap();
+    let out = dir.join("d2");
+    let out_s = out.to_str().unwrap();
+    // Without a pack.jsonl the directory is named, with what to give instead.
+    assert_bad_input(
+        &["render", pack_s, "--out", out_s],
+        &format!("{pack_s} is a directory without a pack.jsonl"),
+    );
+    std::fs::copy(
+        root().join("tests/data/render/pack.jsonl"),
+        pack.join("pack.jsonl"),
+    )
+    .unwrap();
+    let o = tsume(&["render", pack_s, "--out", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["doubleking.svg", "mate3.svg"]);
+    // A pack, directory or file, cannot go to stdout.
+    assert_bad_input(&["render", pack_s, "--out", "-"], "--out -");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn bad_input_is_exit_2() {
     let dir = scratch("bad");
