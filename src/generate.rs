@@ -6,35 +6,35 @@ use std::process::ExitCode;
 use tsume_generator::run::{self, Ended, Options, Progress, Stats};
 
 use crate::exit::bad_input;
-use crate::{parse_time_limit, workers_fit, BadTimeLimit};
+use crate::{parse_time_limit, whole_number, workers_fit, BadTimeLimit};
 
 /// The options of `tsume generate`.
 #[derive(clap::Args)]
 pub struct GenerateArgs {
     /// Problems wanted in the pack (spread evenly over the lengths).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 10, value_parser = whole_number(1, 1_000_000), allow_negative_numbers = true)]
     count: u64,
     /// Tsume length L, or a range MIN-MAX (odd numbers).
     #[arg(long, default_value = "3-7")]
     length: String,
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = whole_number(0, u64::MAX), allow_negative_numbers = true)]
     seed: u64,
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = whole_number(1, 256), allow_negative_numbers = true)]
     threads: u64,
     /// The pack directory.
     #[arg(long, default_value = "pack")]
     out: std::path::PathBuf,
     /// Nodes per verification sub-search (an exhausted budget rejects the candidate).
-    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1000..), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 200_000, value_parser = whole_number(1000, u64::MAX), allow_negative_numbers = true)]
     budget: u64,
     /// Stop after this many seconds (the pack keeps what was accepted).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::seconds, allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Stop after this many candidates.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, value_parser = whole_number(0, u64::MAX), allow_negative_numbers = true)]
     max_candidates: Option<u64>,
     /// Most pieces placed on the board besides the king in a random candidate.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=30), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 7, value_parser = whole_number(1, 30), allow_negative_numbers = true)]
     pieces: u64,
     /// Print the per-stage statistics as JSON on stdout at the end.
     #[arg(long)]
@@ -50,7 +50,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Test hook: fail just before write N + 1 (appends and progress writes).
-    #[arg(long, hide = true, allow_negative_numbers = true)]
+    #[arg(long, hide = true, value_parser = whole_number(0, u64::MAX), allow_negative_numbers = true)]
     fault_after_writes: Option<u64>,
     /// Test hook: with --fault-after-writes, write half of the failing write first.
     #[arg(long, hide = true, requires = "fault_after_writes")]

@@ -52,16 +52,16 @@ enum Command {
         /// or `-` for stdin.
         input: String,
         /// Nodes per sub-search; a search that runs out makes the verdict "unproven".
-        #[arg(long, default_value_t = 2_000_000, value_parser = at_least_one, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 2_000_000, value_parser = whole_number(1, u64::MAX), allow_negative_numbers = true)]
         budget: u64,
         /// Transposition tables per problem in MiB.
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 64, value_parser = whole_number(1, 65536), allow_negative_numbers = true)]
         hash: u64,
         /// Threads: problems are verified in parallel (each with its own tables), and when
         /// there are fewer problems than threads, the rest search inside each problem
         /// (sharing its tables; --budget then holds for each of the threads of a search,
         /// so a verdict left unproven by one thread may be reached with more).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 1, value_parser = whole_number(1, 256), allow_negative_numbers = true)]
         threads: u64,
         /// Skip the unnecessary-piece (不要駒) check (the most expensive one).
         #[arg(long)]
@@ -105,8 +105,8 @@ enum Command {
         out: std::path::PathBuf,
         /// Draw the position after N plies of the moves (the pack's `solution`), with the
         /// Nth move's destination highlighted.
-        #[arg(long = "move", value_name = "N", allow_negative_numbers = true)]
-        move_number: Option<usize>,
+        #[arg(long = "move", value_name = "N", value_parser = whole_number(0, u64::MAX), allow_negative_numbers = true)]
+        move_number: Option<u64>,
     },
     /// Print a shell completion script for tsume on stdout, e.g.
     /// `tsume completions bash > ~/.local/share/bash-completion/completions/tsume` (make
@@ -261,7 +261,11 @@ fn main() -> ExitCode {
             input,
             out,
             move_number,
-        } => match render::run(&input, &out, move_number) {
+        } => match render::run(
+            &input,
+            &out,
+            move_number.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        ) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => bad_input(e),
         },
@@ -306,14 +310,41 @@ impl std::fmt::Display for BadTimeLimit {
     }
 }
 
-/// A count of nodes that must be at least 1 (clap's own range message would print the
-/// largest `u64`).
-pub(crate) fn at_least_one(text: &str) -> Result<u64, String> {
-    match text.parse::<u64>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
+/// The value parser of a whole-number option in `min..=max`, whose message for every bad
+/// value (negative, not a number, out of range) tells the values allowed: `must be a whole
+/// number from 1 to 65536`. A `max` of `u64::MAX` is no real bound, and the message says
+/// `at least MIN` (`0 or more`) rather than print it (clap's own range parser says `invalid
+/// digit found in string` for `-5` and `0 is not in 1000..18446744073709551615` for `0`).
+pub(crate) fn whole_number(
+    min: u64,
+    max: u64,
+) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    move |text: &str| {
+        let wanted = match (min, max) {
+            (0, u64::MAX) => "a whole number, 0 or more".to_string(),
+            (min, u64::MAX) => format!("a whole number, at least {min}"),
+            (min, max) => format!("a whole number from {min} to {max}"),
+        };
+        let too_large = match text.parse::<i128>() {
+            Ok(n) => match u64::try_from(n) {
+                Ok(n) if (min..=max).contains(&n) => return Ok(n),
+                _ => n > i128::from(u64::MAX),
+            },
+            Err(e) => *e.kind() == std::num::IntErrorKind::PosOverflow,
+        };
+        Err(if too_large && max == u64::MAX {
+            format!("must be at most {max}")
+        } else {
+            format!("must be {wanted}")
+        })
     }
+}
+
+/// The value parser of `--time-limit`: a number of seconds, whose range
+/// ([`parse_time_limit`]) is also told when the value is no number at all.
+pub(crate) fn seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .map_err(|_| format!("must be a positive number of seconds up to {MAX_TIME_LIMIT:e}"))
 }
 
 /// Checks `--time-limit`: a positive number of seconds, at most [`MAX_TIME_LIMIT`].

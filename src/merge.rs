@@ -24,7 +24,7 @@ pub struct MergeArgs {
     dirs: Vec<PathBuf>,
     /// Keep at most this many problems, spread evenly over the lengths (as `tsume
     /// generate --count`); the lowest candidate numbers are kept.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::whole_number(1, 100_000_000), allow_negative_numbers = true)]
     count: Option<u64>,
     /// Keep only these lengths: L or MIN-MAX (odd numbers).
     #[arg(long)]
@@ -34,10 +34,10 @@ pub struct MergeArgs {
     #[arg(long)]
     verify: bool,
     /// Nodes per verification sub-search for --verify.
-    #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 2_000_000, value_parser = crate::whole_number(1, u64::MAX), allow_negative_numbers = true)]
     budget: u64,
     /// Problems verified in parallel for --verify.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = crate::whole_number(1, 256), allow_negative_numbers = true)]
     threads: u64,
 }
 

@@ -16,7 +16,8 @@ pub struct PerftArgs {
     /// Position as SFEN (quote it), or `startpos`.
     sfen: String,
     /// Depth in plies.
-    depth: u32,
+    #[arg(value_parser = crate::whole_number(0, u32::MAX.into()), allow_negative_numbers = true)]
+    depth: u64,
     /// `legal`: every legal move; `mate`: checks at the root side's plies, all replies
     /// at the other side's.
     #[arg(long, value_enum, default_value_t = Mode::Legal)]
@@ -39,20 +40,22 @@ pub fn run(args: PerftArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return bad_input(e),
     };
+    // At most u32::MAX: the value parser's bound.
+    let depth = u32::try_from(args.depth).unwrap_or(u32::MAX);
     let mode = match args.mode {
         Mode::Legal => PerftMode::Legal,
         Mode::Mate => PerftMode::Mate,
     };
     let start = Instant::now();
     let mut text = String::new();
-    let nodes = if args.divide && args.depth > 0 {
-        let rows = divide(&mut pos, args.depth, mode);
+    let nodes = if args.divide && depth > 0 {
+        let rows = divide(&mut pos, depth, mode);
         for (m, n) in &rows {
             let _ = writeln!(text, "{m}: {n}");
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
-        perft(&mut pos, args.depth, mode)
+        perft(&mut pos, depth, mode)
     };
     eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
     let _ = writeln!(text, "{nodes}");

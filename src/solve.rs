@@ -39,21 +39,21 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Rules::Tsume)]
     rules: Rules,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 256, value_parser = crate::whole_number(1, 65536), allow_negative_numbers = true)]
     hash: u64,
     /// Threads searching together, sharing the --hash table (the answer is the same at any
     /// count; only the line shown may differ among equally good ones).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = crate::whole_number(1, 1024), allow_negative_numbers = true)]
     threads: u64,
     /// Nodes each search spends alone before the other --threads join (for measurement).
-    #[arg(long, hide = true, allow_negative_numbers = true)]
+    #[arg(long, hide = true, value_parser = crate::whole_number(0, u64::MAX), allow_negative_numbers = true)]
     warm_up_nodes: Option<u64>,
     /// Stop after this many seconds (answer: the best mate found so far, or unknown).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::seconds, allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Stop after this many nodes (answer: the best mate found so far, or unknown); with
     /// --threads, each thread's (the nodes shown are all threads').
-    #[arg(long, allow_negative_numbers = true, value_parser = crate::at_least_one)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::whole_number(1, u64::MAX))]
     nodes: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long)]

@@ -379,14 +379,87 @@ fn a_negative_number_is_an_invalid_value_of_its_option() {
         );
         assert!(!err.contains("-- "), "{args:?}: {err}");
     }
-    // Zero nodes is refused like a zero --time-limit, saying so plainly.
-    for args in [
-        vec!["solve", MATE3, "--nodes", "0"],
-        vec!["verify", "pack.jsonl", "--budget", "0"],
+    // Every bad value, negative, zero or not a number, is told with the values allowed;
+    // an option without a real upper bound says "at least N", not the largest u64.
+    for (args, allowed) in [
+        (
+            vec!["solve", MATE3, "--nodes", "0"],
+            "a whole number, at least 1",
+        ),
+        (
+            vec!["solve", MATE3, "--nodes", "-5"],
+            "a whole number, at least 1",
+        ),
+        (
+            vec!["verify", "pack.jsonl", "--budget", "0"],
+            "a whole number, at least 1",
+        ),
+        (
+            vec!["generate", "--budget", "0"],
+            "a whole number, at least 1000",
+        ),
+        (
+            vec!["generate", "--budget", "-5"],
+            "a whole number, at least 1000",
+        ),
+        (
+            vec!["solve", MATE3, "--hash", "-5"],
+            "a whole number from 1 to 65536",
+        ),
+        (
+            vec!["solve", MATE3, "--hash", "0"],
+            "a whole number from 1 to 65536",
+        ),
+        (
+            vec!["solve", MATE3, "--hash", "lots"],
+            "a whole number from 1 to 65536",
+        ),
+        (
+            vec!["verify", "pack.jsonl", "--hash", "-5"],
+            "a whole number from 1 to 65536",
+        ),
+        (
+            vec!["verify", "pack.jsonl", "--threads", "x"],
+            "a whole number from 1 to 256",
+        ),
+        (
+            vec!["solve", MATE3, "--threads", "-1"],
+            "a whole number from 1 to 1024",
+        ),
+        (
+            vec!["generate", "--count", "-3"],
+            "a whole number from 1 to 1000000",
+        ),
+        (
+            vec!["generate", "--seed", "-1"],
+            "a whole number, 0 or more",
+        ),
+        (
+            vec!["merge", "out", "in", "--budget", "-1"],
+            "a whole number, at least 1",
+        ),
+        (
+            vec!["render", MATE3, "--out", "-", "--move", "-1"],
+            "a whole number, 0 or more",
+        ),
+        (
+            vec!["perft", "startpos", "-1"],
+            "a whole number from 0 to 4294967295",
+        ),
+        (
+            vec!["solve", MATE3, "--time-limit", "soon"],
+            "a positive number of seconds up to 1e9",
+        ),
     ] {
         let o = tsume(&args);
         assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{args:?}");
-        assert!(stderr(&o).contains("must be at least 1"), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("must be {allowed}")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("invalid digit"), "{args:?}: {err}");
+        assert!(!err.contains("18446744073709551615"), "{args:?}: {err}");
     }
     // A negative --time-limit reaches the command's own check.
     let o = tsume(&["solve", MATE3, "--time-limit", "-1"]);
