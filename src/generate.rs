@@ -30,7 +30,9 @@ pub struct GenerateArgs {
     /// Stop after this many seconds (the pack keeps what was accepted).
     #[arg(long, value_parser = crate::seconds, allow_negative_numbers = true)]
     time_limit: Option<f64>,
-    /// Stop after this many candidates.
+    /// Stop once this run has tried this many candidates, rounded up to whole batches of
+    /// 32 (the unit of progress.json: 40 tries 64); counted from where the run starts, so
+    /// the same command run again on the pack tries up to that many more.
     #[arg(long, value_parser = whole_number(0, u64::MAX), allow_negative_numbers = true)]
     max_candidates: Option<u64>,
     /// Most pieces placed on the board besides the king in a random candidate.

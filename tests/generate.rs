@@ -641,6 +641,28 @@ fn the_time_limit_is_kept_to_a_candidate() {
     }
 }
 
+/// `--max-candidates N` is checked between batches of 32, so it is rounded up to a whole
+/// batch, and counts the candidates of this run: the same command again tries N more.
+#[test]
+fn max_candidates_counts_whole_batches_of_this_run() {
+    let dir = scratch("max-candidates");
+    let next = || {
+        let p: serde_json::Value = serde_json::from_str(&read(&dir.join("progress.json"))).unwrap();
+        p["next_candidate"].as_u64().unwrap()
+    };
+    for total in [64, 128] {
+        let o = generate_lengths(&dir, "100", "3-5", "1", "40");
+        assert!(
+            stderr(&o).contains(" from 64 candidates ")
+                && stderr(&o).contains("stopped by --max-candidates"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(next(), total);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The summary says why a run ended: the count reached, a limit (and that the same command
 /// resumes), or nothing left to do when a complete pack is run again, or with a smaller
 /// count.

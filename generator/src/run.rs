@@ -33,7 +33,9 @@ pub struct Options {
     /// Nodes per verification sub-search.
     pub budget: u64,
     pub time_limit: Option<Duration>,
-    /// Stop after this many candidates (for benchmarks).
+    /// Stop once this run has tried this many candidates (for benchmarks): checked between
+    /// batches, so rounded up to whole batches of 32 (`BATCH`), and counted from the run's
+    /// first candidate (a resumed run tries that many more).
     pub max_candidates: Option<u64>,
     pub shape: Shape,
     pub hash_mb: usize,
