@@ -75,6 +75,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         return bad_input(e);
     }
     let tty = std::io::stderr().is_terminal();
+    // Ctrl-C kills the run where it stands, as any interruption may (the pack is written to
+    // survive it); it only says first what the pack has and how to go on.
+    let (out, count) = (options.out.clone(), options.count);
+    crate::interrupt::tell_then_die(move || interrupted_summary(&out, count, tty));
     let result = run::run(&options, |p| {
         if tty {
             print_progress(p);
@@ -221,6 +225,28 @@ fn print_summary(stats: &Stats, options: &Options) {
         stats.in_pack,
         options.count,
     );
+}
+
+/// The line printed when Ctrl-C interrupts a run: the problems `pack.jsonl` holds at that
+/// moment (its whole lines: what a rerun keeps) and how to go on.
+fn interrupted_summary(out: &std::path::Path, count: usize, tty: bool) -> String {
+    let pack = out.join(crate::html::PACK_FILE);
+    let held = match std::fs::read(&pack) {
+        Ok(bytes) => bytes
+            .split_inclusive(|&b| b == b'\n')
+            .filter(|line| line.ends_with(b"\n") && !line.trim_ascii().is_empty())
+            .count(),
+        Err(_) => 0,
+    };
+    format!(
+        "{}tsume: interrupted; pack in {}: {held} of {count} problem{} (in {}); the same \
+         command resumes it, and writes pack.sfen, problems.kif and manifest.json when it ends",
+        // After the progress line, which has no newline.
+        if tty { "\n" } else { "" },
+        out.display(),
+        if count == 1 { "" } else { "s" },
+        crate::html::PACK_FILE,
+    )
 }
 
 /// `--stats`: the per-stage statistics as one JSON object.

@@ -641,6 +641,73 @@ fn the_time_limit_is_kept_to_a_candidate() {
     }
 }
 
+/// Ctrl-C kills a run where it stands, as before, after one line saying what the pack
+/// holds and that the same command resumes it; and it does.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_tells_what_the_pack_holds_then_dies_by_the_signal() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let dir = scratch("ctrl-c");
+    let run: Vec<String> = [
+        "generate",
+        "--count",
+        "1000",
+        "--length",
+        "3-9",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--budget",
+        "100000",
+        "--out",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([dir.to_str().unwrap().to_string()])
+    .collect();
+    let child = Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args(&run)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Problems kept: the handler is in place (it is before the run starts).
+    let lines = || std::fs::read_to_string(dir.join("pack.jsonl")).map_or(0, |t| t.lines().count());
+    let start = std::time::Instant::now();
+    while lines() < 2 {
+        assert!(start.elapsed().as_secs() < 120, "no problem in 120 s");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.signal(), Some(2), "{:?}: {err}", out.status);
+    let told: usize = err
+        .split_once(&format!("tsume: interrupted; pack in {}: ", dir.display()))
+        .and_then(|(_, rest)| rest.split_once(" of 1000 problems (in pack.jsonl)"))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("no interruption line in: {err}"));
+    assert!(err.contains("the same command resumes it"), "{err}");
+    // The count read at the signal; the run may have kept one more before it died.
+    let kept = lines();
+    assert!(
+        told >= 2 && (told..=told + 1).contains(&kept),
+        "told {told}, kept {kept}"
+    );
+    // The same command resumes the pack as it was left.
+    let mut again: Vec<&str> = run.iter().map(String::as_str).collect();
+    again.extend(["--max-candidates", "32"]);
+    let o = tsume(&again);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(lines() >= kept);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--max-candidates N` is checked between batches of 32, so it is rounded up to a whole
 /// batch, and counts the candidates of this run: the same command again tries N more.
 #[test]
