@@ -11,7 +11,9 @@ use crate::{parse_time_limit, whole_number, workers_fit, BadTimeLimit};
 /// The options of `tsume generate`.
 #[derive(clap::Args)]
 pub struct GenerateArgs {
-    /// Problems wanted in the pack (spread evenly over the lengths).
+    /// Problems wanted in the pack: at most COUNT ÷ (number of lengths), rounded up, of
+    /// each length, taken in candidate order until COUNT, so the lengths found first fill
+    /// their share first (10 over 3-7: at most 4 of each, e.g. 4/4/2).
     #[arg(long, default_value_t = 10, value_parser = whole_number(1, 1_000_000), allow_negative_numbers = true)]
     count: u64,
     /// Tsume length L, or a range MIN-MAX (odd numbers).

@@ -22,8 +22,8 @@ pub struct MergeArgs {
     /// The pack directories to merge (each with pack.jsonl and manifest.json).
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
-    /// Keep at most this many problems, spread evenly over the lengths (as `tsume
-    /// generate --count`); the lowest candidate numbers are kept.
+    /// Keep at most this many problems, at most COUNT ÷ (number of lengths), rounded up,
+    /// of each length (as `tsume generate --count`); the lowest candidate numbers are kept.
     #[arg(long, value_parser = crate::whole_number(1, 100_000_000), allow_negative_numbers = true)]
     count: Option<u64>,
     /// Keep only these lengths: L or MIN-MAX (odd numbers).

@@ -31,8 +31,8 @@ pub struct Source {
     pub shards: Vec<(u64, String)>,
 }
 
-/// What to keep: the lengths (`--length`) and the total (`--count`, spread evenly over the
-/// lengths as `tsume generate` does).
+/// What to keep: the lengths (`--length`) and the total (`--count`, at most `count ÷
+/// lengths` rounded up of each length, as `tsume generate` does).
 #[derive(Clone, Debug, Default)]
 pub struct Target {
     pub count: Option<usize>,
