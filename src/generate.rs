@@ -19,8 +19,13 @@ pub struct GenerateArgs {
     /// Tsume length L, or a range MIN-MAX (odd numbers).
     #[arg(long, default_value = "3-7")]
     length: String,
+    /// Random seed: each candidate's random choices come from the seed and the candidate's
+    /// number, so the same seed and options give the same pack whatever --threads, and
+    /// another seed other problems. Resuming a pack needs the seed it was made with.
     #[arg(long, default_value_t = 1, value_parser = whole_number(0, u64::MAX), allow_negative_numbers = true)]
     seed: u64,
+    /// Threads evaluating the candidates of each batch of 32 in parallel (the pack is the
+    /// same whatever the count; each thread has its own 16 MiB of tables).
     #[arg(long, default_value_t = 1, value_parser = whole_number(1, 256), allow_negative_numbers = true)]
     threads: u64,
     /// The pack directory.

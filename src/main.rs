@@ -49,7 +49,8 @@ enum Command {
         /// A file with one problem per line (`<sfen> [moves <usi>…]`, or a pack's JSON
         /// lines with `sfen` and `solution`), a KIF file (one record, or several as in a
         /// pack's problems.kif) or a CSA file, whose main lines are the claimed solutions;
-        /// or `-` for stdin.
+        /// a pack's directory (its pack.jsonl, as `tsume generate --out` writes it); or `-`
+        /// for stdin.
         input: String,
         /// Nodes per sub-search; a search that runs out makes the verdict "unproven".
         #[arg(long, default_value_t = 2_000_000, value_parser = whole_number(1, u64::MAX), allow_negative_numbers = true)]
@@ -216,7 +217,13 @@ fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
+        Err(mut e) => {
+            // Two options that exclude each other (`solve --json --output kif`): the message
+            // names both; clap's usage line after it would show only the one kept, as if
+            // that were the command to type.
+            if e.kind() == clap::error::ErrorKind::ArgumentConflict {
+                e.remove(clap::error::ContextKind::Usage);
+            }
             let code = if e.use_stderr() {
                 exit::BAD_INPUT
             } else {

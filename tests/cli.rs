@@ -151,6 +151,35 @@ fn help_and_unknown_command() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("perft"));
     assert_bad_input(&["frobnicate"], &["frobnicate"]);
+    // Options that exclude each other are named both, without a usage line that shows one
+    // of them as the command to type.
+    assert_bad_input(
+        &["solve", "--json", "--output", "kif", MATE3],
+        &["'--json' cannot be used with '--output"],
+    );
+    let o = tsume(&["solve", "--json", "--output", "kif", MATE3]);
+    assert!(!stderr(&o).contains("Usage:"), "{}", stderr(&o));
+}
+
+/// Every option and argument of `verify` and `generate` says what it is for.
+#[test]
+fn help_describes_every_option() {
+    let o = tsume(&["verify", "--help"]);
+    assert!(stdout(&o).contains("a pack's directory (its pack.jsonl"));
+    let o = tsume(&["generate", "--help"]);
+    let help = stdout(&o);
+    for (option, words) in [
+        ("--seed <SEED>", "Random seed"),
+        ("--threads <THREADS>", "Threads evaluating"),
+    ] {
+        // Up to the next option, whether clap puts the text on the same line or the next.
+        let after = help.split_once(option).map_or("", |(_, rest)| rest);
+        let description = after.split("\n      --").next().unwrap_or("");
+        assert!(
+            description.contains(words),
+            "{option}: {description:?}\n{help}"
+        );
+    }
 }
 
 /// `tsume ARGS` under `ulimit -v KB` (an address-space limit, as on shared machines).
