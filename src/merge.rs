@@ -86,14 +86,20 @@ pub fn run(args: MergeArgs) -> ExitCode {
     }
     let total: usize = sources.iter().map(|s| s.records.len()).sum();
     eprintln!(
-        "{} problems from {} packs ({total} problems; {} duplicates and {} outside the target dropped); pack in {}",
-        merged.records.len(),
-        sources.len(),
-        merged.duplicates,
+        "{} from {} ({}; {} and {} outside the target dropped); pack in {}",
+        counted(merged.records.len(), "problem"),
+        counted(sources.len(), "pack"),
+        counted(total, "problem"),
+        counted(merged.duplicates, "duplicate"),
         merged.out_of_target,
         args.out.display()
     );
     ExitCode::SUCCESS
+}
+
+/// `n` and the noun, plural unless `n` is 1: `1 pack`, `2 packs`.
+fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The tables of each verifying thread in MiB (as `tsume verify`'s default --hash).

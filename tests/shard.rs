@@ -418,6 +418,43 @@ fn merge_drops_duplicates_keeping_the_lowest_candidate() {
     }
 }
 
+/// The summary counts in the singular where there is one: `from 1 pack`.
+#[test]
+fn merge_summary_says_one_pack() {
+    let pack = scratch("one-pack");
+    generate(&pack, &["--max-candidates", "512"]);
+    let out = scratch("one-pack-out");
+    let n = records(&pack).len();
+    assert!(n > 1, "{n} problems");
+    let o = merge(&[out.to_str().unwrap(), pack.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{n} problems from 1 pack ({n} problems; 0 duplicates and 0 outside"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // One problem, and one outside the target.
+    let o = merge(&[
+        out.to_str().unwrap(),
+        pack.to_str().unwrap(),
+        "--count",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "1 problem from 1 pack ({n} problems; 0 duplicates"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    for d in [pack, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
 #[test]
 fn merge_refuses_overlaps_and_incomparable_packs_writing_nothing() {
     let shards = four_shards("bad");
