@@ -87,9 +87,16 @@ impl Live {
     }
 }
 
-/// Nodes per second.
-pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
-    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
+/// Nodes per second, or `None` under a millisecond: a rate over less time than the
+/// millisecond the time is told in is noise (1 node in 20 µs is no 50,000 nps), and taking
+/// the time as 1 ms made one up (`nodes 1 time 0.000s nps 1000`).
+pub fn nps(nodes: u64, elapsed: Duration) -> Option<u64> {
+    (elapsed >= Duration::from_millis(1)).then(|| (nodes as f64 / elapsed.as_secs_f64()) as u64)
+}
+
+/// ` nps N` for an `info` line or a summary, empty when [`nps`] has no rate.
+pub fn nps_field(nodes: u64, elapsed: Duration) -> String {
+    nps(nodes, elapsed).map_or(String::new(), |n| format!(" nps {n}"))
 }
 
 /// A count in at most 6 characters: `987`, `12.3k`, `4.56M`, `7.89G`.
@@ -115,7 +122,7 @@ pub fn progress_text(s: &Snapshot, elapsed: Duration) -> String {
     let mut text = format!(
         "best mate {best} | lower bound {lower} | {} nodes | {}/s | {:.1}s",
         short_count(s.nodes),
-        short_count(nps(s.nodes, elapsed)),
+        nps(s.nodes, elapsed).map_or("-".to_string(), short_count),
         elapsed.as_secs_f64()
     );
     text.truncate(79);
@@ -172,6 +179,15 @@ mod tests {
         assert!(text.chars().count() < 80, "{text}");
         let text = progress_text(&Snapshot::default(), Duration::ZERO);
         assert!(text.starts_with("best mate - | lower bound - |"), "{text}");
+    }
+
+    #[test]
+    fn no_rate_under_a_millisecond() {
+        assert_eq!(nps(1, Duration::from_micros(20)), None);
+        assert_eq!(nps(21, Duration::ZERO), None);
+        assert_eq!(nps_field(21, Duration::from_micros(999)), "");
+        assert_eq!(nps(3, Duration::from_millis(1)), Some(3000));
+        assert_eq!(nps_field(1_500, Duration::from_millis(1_500)), " nps 1000");
     }
 
     #[test]

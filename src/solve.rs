@@ -790,10 +790,11 @@ fn text_answer(
         }
     }
     out += &format!(
-        "nodes {} time {:.3}s nps {}\n",
+        "nodes {} time {:.3}s{}\n",
         report.nodes,
-        report.elapsed.as_secs_f64(),
-        live::nps(report.nodes, report.elapsed)
+        // Whole milliseconds, as USI's `time`: nps is told from the first one on.
+        report.elapsed.as_millis() as f64 / 1000.0,
+        live::nps_field(report.nodes, report.elapsed)
     );
     out
 }

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use tsume_solver::dfpn::{Improvement, Outcome, SolveReport};
 
-use crate::live::{nps, Live, Snapshot, Ticker};
+use crate::live::{nps_field, Live, Snapshot, Ticker};
 use tsume_solver::usi::{
     self as protocol, Command, Go, GoKind, Root, Rules, SetOption, MAX_HASH_MB, MAX_THREADS,
 };
@@ -435,9 +435,9 @@ impl Engine {
                     None => String::new(),
                 };
                 mate_out.line(&format!(
-                    "info time {} nodes {nodes} nps {} score mate {}{pv}",
+                    "info time {} nodes {nodes}{} score mate {}{pv}",
                     elapsed.as_millis(),
-                    nps(nodes, elapsed),
+                    nps_field(nodes, elapsed),
                     i.length
                 ));
             })),
@@ -560,10 +560,10 @@ impl Search {
 
 fn progress_line(s: &Snapshot, elapsed: Duration) -> String {
     format!(
-        "info time {} nodes {} nps {} hashfull {}",
+        "info time {} nodes {}{} hashfull {}",
         elapsed.as_millis(),
         s.nodes,
-        nps(s.nodes, elapsed),
+        nps_field(s.nodes, elapsed),
         s.hashfull
     )
 }
@@ -588,10 +588,10 @@ fn answer(out: &Out, kind: GoKind, report: Option<&SolveReport>, searched: Durat
     };
     let elapsed = report.elapsed.max(searched);
     let stats = format!(
-        "info time {} nodes {} nps {}",
+        "info time {} nodes {}{}",
         elapsed.as_millis(),
         report.nodes,
-        nps(report.nodes, elapsed)
+        nps_field(report.nodes, elapsed)
     );
     // The mate and its length: for a search stopped after a mate was proven, the best
     // mate's length (proven: a mate within it) with its line, or the last line read (as

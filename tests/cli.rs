@@ -138,6 +138,22 @@ fn bad_depth_is_exit_2() {
     assert_bad_input(&["perft", "startpos", "1", "--mode", "fast"], &["fast"]);
 }
 
+/// The last line of a solve: nodes, time in whole milliseconds, and nodes per second only
+/// from the first millisecond on (1 node in 0.000 s said `nps 1000`).
+#[test]
+fn solve_tells_no_rate_under_a_millisecond() {
+    for sfen in ["startpos", MATE3] {
+        let o = tsume(&["solve", sfen, "--hash", "16"]);
+        let out = stdout(&o);
+        let last = last_line(&out);
+        let time = last
+            .split_once(" time ")
+            .and_then(|(_, t)| t.split('s').next())
+            .unwrap_or_else(|| panic!("{last}"));
+        assert_eq!(time != "0.000", last.contains(" nps "), "{last}");
+    }
+}
+
 #[test]
 fn perft_depth_0_counts_the_root() {
     let o = tsume(&["perft", "startpos", "0"]);

@@ -422,6 +422,15 @@ fn end_of_input_finishes_the_queued_work() {
         ["checkmate 2c2b+ 1b1c R*2c", "checkmate nomate"],
         "{text}"
     );
+    // No rate made up for a search under a millisecond (`info time 0 nodes 21 nps 21000`).
+    for line in text.lines().filter(|l| l.starts_with("info time ")) {
+        let ms: u64 = line["info time ".len()..]
+            .split(' ')
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert_eq!(ms > 0, line.contains(" nps "), "{line}");
+    }
 }
 
 /// Runs `tsume usi` on `input` (closed at its end), optionally under `ulimit -v KB`;
