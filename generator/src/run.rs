@@ -758,7 +758,9 @@ fn save_progress(path: &Path, key: &RunKey, next: u64, torn: bool) -> Result<(),
 
 /// Locks the pack directory `dir` (the file `dir/.lock`) for this process: a second run on
 /// the same directory fails at once instead of interleaving its records with ours. The
-/// lock goes with the returned file (or the process).
+/// lock goes with the returned file (or the process). The file is left in place: removing
+/// it on the way out would let a run that had opened it just before lock the removed file
+/// while a third locks a new one.
 fn lock_dir(dir: &Path) -> Result<File, PackError> {
     let path = dir.join(".lock");
     let file = File::options()
