@@ -572,3 +572,43 @@ fn verify_reads_kif_and_csa_from_stdin() {
         assert_eq!(common::stdout(&o).trim_end(), expected, "{file}");
     }
 }
+
+#[test]
+fn kif_records_one_after_the_other_are_all_verified_and_text_after_the_end_is_refused() {
+    let read = |f: &str| std::fs::read_to_string(common::data_path(f)).unwrap();
+    let (sound, wrong) = (read("verify_mate3.kif"), read("verify_mate3_wrong.kif"));
+    let dir = scratch_dir("two-kifu");
+    // Two Kifu for Windows style records (no `#KIF` line), one after the other.
+    let two = dir.join("two.kifu");
+    std::fs::write(&two, format!("{sound}{wrong}")).unwrap();
+    let (verdicts, code, err) = json_verdicts(&[two.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{err}");
+    let got: Vec<(&str, &str)> = verdicts
+        .iter()
+        .map(|v| (v["label"].as_str().unwrap(), v["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(got, [("三手詰", "sound"), ("三手詰（誤解）", "flawed")]);
+    assert_eq!(verdicts[1]["line"], sound.lines().count() + 1);
+    // A line after まで that is neither a variation nor a record is bad input.
+    let bad = dir.join("garbage.kifu");
+    std::fs::write(&bad, format!("{sound}これは何\n")).unwrap();
+    let o = common::tsume(&["verify", bad.to_str().unwrap()]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    let n = sound.lines().count() + 1;
+    assert!(
+        err.contains(&format!(
+            "line {n}: 「これは何」 after the end of the main line"
+        )),
+        "{err}"
+    );
+    // solve reads one record and says the file holds two.
+    let o = common::tsume(&["solve", two.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("2 KIF records"),
+        "{}",
+        common::stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

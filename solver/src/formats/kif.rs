@@ -156,6 +156,17 @@ pub enum KifErrorKind {
     /// Header lines but no board diagram, `手合割` or move: a file cut off before its
     /// diagram, not the start position.
     NoPosition,
+    /// A line after the end of the main line (`まで…`, a terminal word) that is not a
+    /// comment or a `変化：` variation: it would be dropped unread.
+    AfterEnd {
+        /// The line of the end.
+        end: usize,
+        /// The line at fault, as written.
+        text: String,
+        /// Whether it starts another record (a header, a hand line or a diagram): the text
+        /// holds several records, and this reader takes one.
+        next_record: bool,
+    },
     /// A carriage return not followed by a line feed (classic Mac OS line endings): the
     /// lines cannot be told apart.
     BareCarriageReturn,
@@ -186,6 +197,21 @@ impl fmt::Display for KifError {
             NoPosition => write!(
                 f,
                 "no board diagram, 手合割 or move: the file ends before the position (cut off?)"
+            ),
+            AfterEnd {
+                end,
+                text,
+                next_record: true,
+            } => write!(
+                f,
+                "「{text}」 starts another record after the end of this one (line {end}): \
+                 one record was expected here"
+            ),
+            AfterEnd { end, text, .. } => write!(
+                f,
+                "「{text}」 after the end of the main line (line {end}) is not a comment, a \
+                 変化： variation or the start of another record (a header such as 作品名：, a \
+                 hand line or a board diagram)"
             ),
             BareCarriageReturn => write!(
                 f,

@@ -340,14 +340,58 @@ pub fn parse(text: &str) -> Result<KifRecord, KifError> {
     check_line_endings(text)?;
     let mut reader = Reader::default();
     let mut last_line = 0;
+    // The main line's end (`まで…`, a terminal word or the first `変化：`): its line, and
+    // whether a variation block has started.
+    let mut ended: Option<(usize, bool)> = None;
     for (i, raw) in text.lines().enumerate() {
         last_line = i + 1;
         let line = raw.trim_end_matches(['\r', ' ', '　', '\t']);
-        if reader.line(i + 1, line.trim_start())? == Flow::Stop {
-            break;
+        let trimmed = line.trim_start();
+        match &mut ended {
+            Some((end, variations)) => after_end(i + 1, trimmed, *end, variations)?,
+            None => {
+                if reader.line(i + 1, trimmed)? == Flow::Stop {
+                    ended = Some((i + 1, trimmed.starts_with("変化")));
+                }
+            }
         }
     }
     reader.finish(last_line.max(1))
+}
+
+/// A line after the main line's end (at line `end`): blank, a comment, `まで…`, or a
+/// variation block (`変化：…` and its moves, not read). Anything else would be dropped
+/// unread, so it is an error; a record that starts there belongs to a file of several
+/// (see [`split_records`]).
+fn after_end(n: usize, trimmed: &str, end: usize, variations: &mut bool) -> Result<(), KifError> {
+    if trimmed.starts_with("変化") {
+        *variations = true;
+    }
+    let ok = trimmed.is_empty()
+        || trimmed.starts_with(['#', '*', '&'])
+        || trimmed.starts_with("変化")
+        || trimmed.starts_with("まで")
+        || (*variations && split_move_number(trimmed).is_some());
+    if ok {
+        return Ok(());
+    }
+    Err(err(
+        n,
+        KifErrorKind::AfterEnd {
+            end,
+            text: trimmed.to_string(),
+            next_record: starts_record(trimmed),
+        },
+    ))
+}
+
+/// A line that starts a record when it follows another record's end: `#KIF`, a `key：value`
+/// header (`手合割：`, `作品名：`, a hand …), a diagram border or its column numbers.
+fn starts_record(trimmed: &str) -> bool {
+    is_header(trimmed)
+        || is_border(trimmed)
+        || trimmed.starts_with('９')
+        || (trimmed.contains('：') && !trimmed.starts_with("変化") && !trimmed.starts_with("まで"))
 }
 
 /// `lines` splits at LF only: with CR-only endings the whole file would be one line, read
@@ -639,11 +683,15 @@ pub struct RecordText<'a> {
     pub text: &'a str,
 }
 
-/// Splits a file of several KIF records, as `tsume generate` writes `problems.kif`: each
-/// `#KIF` header line starts a record, together with the comment lines right before it (a
-/// writer's note about the record, such as the generator's `# problem <id> …`); anything
-/// before the first header belongs to the first record. A text with at most one `#KIF`
-/// line is one record. A UTF-8 byte-order mark is removed.
+/// Splits a file of several KIF records, as `tsume generate` writes `problems.kif` or as
+/// record files put one after the other: each `#KIF` header line starts a record, and so
+/// does, after a record's end (its `まで…` line or a terminal word such as `詰み`), a line
+/// that starts a record: a `key：value` header (`手合割：`, `作品名：`, `後手の持駒：` …), a
+/// board diagram's border or column numbers. A record starts together with the comment
+/// lines right before it (a writer's note about the record, such as the generator's
+/// `# problem <id> …`); anything before the first record belongs to it. A text with at
+/// most one `#KIF` line and no record after an end is one record. A UTF-8 byte-order mark
+/// is removed.
 pub fn split_records(text: &str) -> Vec<RecordText<'_>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // (byte offset, 1-based number) of each line.
@@ -655,11 +703,23 @@ pub fn split_records(text: &str) -> Vec<RecordText<'_>> {
     }
     let is_comment = |line: &str| line.trim_start().starts_with('#') && !is_header(line);
     let mut cuts = vec![(0, 1)];
+    // Whether the current record's main line has ended.
+    let mut ended = false;
     for (k, &(_, _, line)) in starts.iter().enumerate() {
-        if !is_header(line) {
+        let trimmed = line.trim_matches(['\r', '\n', ' ', '　', '\t']);
+        if trimmed.is_empty() || is_comment(trimmed) || trimmed.starts_with(['*', '&']) {
             continue;
         }
-        // Back over the comment lines just before the header.
+        if !(is_header(trimmed) || ended && starts_record(trimmed)) {
+            ended = ended
+                || trimmed.starts_with("まで")
+                || trimmed.starts_with("変化")
+                || split_move_number(trimmed)
+                    .is_some_and(|(_, body)| TERMINALS.iter().any(|t| body.starts_with(t)));
+            continue;
+        }
+        ended = false;
+        // Back over the comment lines just before the record.
         let mut first = k;
         while first > 0 && is_comment(starts[first - 1].2) {
             first -= 1;

@@ -239,3 +239,79 @@ fn decoding() {
         "後手番"
     );
 }
+
+/// Two records as Kifu for Windows writes them (no `#KIF` line), one after the other.
+fn two_records() -> String {
+    let second = TSUME
+        .replace("# a three-move problem\n", "")
+        .replace("   4 詰み\nまで3手で詰み\n", "   4 詰み\nまで3手で詰み\n\n");
+    let first = TSUME.replace("# a three-move problem\n", "作品名：一\n");
+    format!("# ---- Kifu for Windows ----\n{first}# ---- Kifu for Windows ----\n表題：二\n{second}")
+}
+
+#[test]
+fn records_one_after_the_other_without_kif_lines_are_split_at_the_end_line() {
+    let text = two_records();
+    let records = parse_records(&text);
+    assert_eq!(records.len(), 2, "{records:?}");
+    let second_start = TSUME.lines().count() + 2;
+    assert_eq!(records[0].0.first_line, 1);
+    assert_eq!(records[1].0.first_line, second_start);
+    assert!(records[1].0.text.starts_with("# ---- Kifu"));
+    for (_, r) in &records {
+        assert_eq!(r.as_ref().unwrap().moves, parse(TSUME).unwrap().moves);
+    }
+    assert_eq!(records[1].1.as_ref().unwrap().headers[0].1, "二");
+    // After a terminal move line without a まで line, a diagram starts the next record.
+    let bare = TSUME.replace("まで3手で詰み\n", "");
+    let bare = bare.replace("# a three-move problem\n", "");
+    assert_eq!(split_records(&format!("{bare}{bare}")).len(), 2);
+    // Read as one record, the second one is an error, not dropped.
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, second_start + 1, "{e}");
+    assert!(
+        matches!(
+            e.kind,
+            KifErrorKind::AfterEnd {
+                end: 21,
+                next_record: true,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn text_after_the_end_line_is_refused_unless_a_variation() {
+    for garbage in ["something else", "２三飛打", "   5 ２三飛打", "先手番"] {
+        let text = format!("{TSUME}{garbage}\n");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.line, 22, "{garbage}: {e}");
+        assert!(
+            matches!(
+                e.kind,
+                KifErrorKind::AfterEnd {
+                    end: 20,
+                    next_record: false,
+                    ..
+                }
+            ),
+            "{garbage}: {e}"
+        );
+        assert!(e.to_string().contains(garbage.trim()), "{e}");
+        // In a file of several records too.
+        let records = parse_records(&text);
+        assert_eq!(records.len(), 1);
+        assert!(records[0].1.is_err());
+    }
+    // Comments, blank lines and variation blocks are fine.
+    let text = format!(
+        "{TSUME}\n*作意\n変化：3手\n   3 ２三角打\n   4 同　玉(13)\nまで4手で中断\n\n変化：1手\n   1 ２一銀不成(31)\n"
+    );
+    assert_eq!(parse(&text).unwrap().moves, parse(TSUME).unwrap().moves);
+    assert_eq!(split_records(&text).len(), 1);
+    // A move line after まで without a 変化 line is not a variation.
+    let e = parse(&format!("{TSUME}   5 ２三飛打\n")).unwrap_err();
+    assert!(matches!(e.kind, KifErrorKind::AfterEnd { .. }), "{e}");
+}
