@@ -133,6 +133,9 @@ pub enum KifErrorKind {
     UnknownHandicap(String),
     /// A `…の持駒` line that cannot be read.
     BadHand(String),
+    /// A header line about a hand (its key has `持駒` or `持ち駒`) that names no side this
+    /// reader knows (`先手 後手 上手 下手`).
+    UnknownHandLine(String),
     /// A line that is not part of the KIF format.
     UnknownLine(String),
     /// A move line that cannot be read.
@@ -187,6 +190,11 @@ impl fmt::Display for KifError {
             DuplicateBoard => write!(f, "a second board diagram"),
             UnknownHandicap(h) => write!(f, "unknown 手合割 {h:?}"),
             BadHand(s) => write!(f, "bad pieces in hand: {s}"),
+            UnknownHandLine(s) => write!(
+                f,
+                "not a hand line this reader knows: 「{s}」 (write 先手の持駒：… or 後手の持駒：…; \
+                 上手/下手 and 持ち駒 are read too)"
+            ),
             UnknownLine(s) => write!(f, "not a KIF line: {s:?}"),
             BadMove(s) => write!(f, "unreadable move: {s:?}"),
             IllegalMove { text, reason } => write!(f, "illegal move {text:?}: {reason}"),

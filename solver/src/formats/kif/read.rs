@@ -329,6 +329,24 @@ fn err(line: usize, kind: KifErrorKind) -> KifError {
     KifError { line, kind }
 }
 
+/// Whether a header key speaks of a hand (`…持駒`, `…持ち駒`).
+fn is_hand_key(key: &str) -> bool {
+    key.contains("持駒") || key.contains("持ち駒")
+}
+
+/// The side whose hand a header key names: `先手の持駒` and `下手の持駒` (Black), `後手の持駒`
+/// and `上手の持駒` (White), also spelled `…の持ち駒`, `…持駒` and `…持ち駒`.
+fn hand_color(key: &str) -> Option<Color> {
+    let side = ["の持駒", "の持ち駒", "持駒", "持ち駒"]
+        .iter()
+        .find_map(|suffix| key.strip_suffix(suffix))?;
+    match side {
+        "先手" | "下手" => Some(Color::Black),
+        "後手" | "上手" => Some(Color::White),
+        _ => None,
+    }
+}
+
 /// A `+----…----+` diagram border.
 fn is_border(line: &str) -> bool {
     line.starts_with('+') && line.trim_matches(['+', '-']).is_empty()
@@ -392,6 +410,9 @@ fn starts_record(trimmed: &str) -> bool {
         || is_border(trimmed)
         || trimmed.starts_with('９')
         || (trimmed.contains('：') && !trimmed.starts_with("変化") && !trimmed.starts_with("まで"))
+        || trimmed
+            .split_once(':')
+            .is_some_and(|(key, _)| is_hand_key(key))
 }
 
 /// `lines` splits at LF only: with CR-only endings the whole file would be one line, read
@@ -574,20 +595,22 @@ impl Reader {
                 Ok(())
             }
             _ => match trimmed.split_once('：') {
-                Some((key, value)) => self.header(n, key, value),
-                None => Err(err(n, KifErrorKind::UnknownLine(trimmed.to_string()))),
+                Some((key, value)) => self.header(n, trimmed, key, value),
+                // A hand line may have a half-width colon (`先手の持駒:飛`).
+                None => match trimmed.split_once(':') {
+                    Some((key, value)) if is_hand_key(key) => self.header(n, trimmed, key, value),
+                    _ => Err(err(n, KifErrorKind::UnknownLine(trimmed.to_string()))),
+                },
             },
         }
     }
 
     /// A `key：value` line: a hand, `手合割`, or another header kept in the record.
-    fn header(&mut self, n: usize, key: &str, value: &str) -> Result<(), KifError> {
-        let color = match key {
-            "先手の持駒" | "下手の持駒" => Some(Color::Black),
-            "後手の持駒" | "上手の持駒" => Some(Color::White),
-            _ => None,
-        };
-        if let Some(color) = color {
+    fn header(&mut self, n: usize, line: &str, key: &str, value: &str) -> Result<(), KifError> {
+        let key = key.trim_matches([' ', '　', '\t']);
+        if is_hand_key(key) {
+            let color = hand_color(key)
+                .ok_or_else(|| err(n, KifErrorKind::UnknownHandLine(line.to_string())))?;
             match parse_hand(value).map_err(|e| err(n, KifErrorKind::BadHand(e)))? {
                 Some(h) => self.hands[color.index()] = h,
                 None => self.rest_to = Some(color),

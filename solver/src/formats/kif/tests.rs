@@ -315,3 +315,46 @@ fn text_after_the_end_line_is_refused_unless_a_variation() {
     let e = parse(&format!("{TSUME}   5 ２三飛打\n")).unwrap_err();
     assert!(matches!(e.kind, KifErrorKind::AfterEnd { .. }), "{e}");
 }
+
+#[test]
+fn hand_lines_in_every_spelling() {
+    let want = parse(TSUME).unwrap().setup;
+    for (black, white) in [
+        ("先手の持ち駒：", "後手の持ち駒："),
+        ("先手持駒：", "後手持駒："),
+        ("先手持ち駒：", "後手持ち駒："),
+        ("下手の持ち駒：", "上手の持ち駒："),
+        ("先手の持駒:", "後手の持駒:"),
+        ("先手の持ち駒:", "後手持駒:"),
+        ("先手の持駒 ：", "後手の持駒　："),
+    ] {
+        // The attacker's rook and the defender's 残り全部: a hand line not read would
+        // leave the rook to the defender.
+        let text = TSUME
+            .replace(
+                "後手の持駒：飛　角二　金四　銀三　桂三　香四　歩十七",
+                &format!("{white}残り全部"),
+            )
+            .replace("先手の持駒：飛", &format!("{black}飛"));
+        assert_eq!(parse(&text).unwrap().setup, want, "{black} {white}");
+    }
+    // Any other hand line is an error naming it, not an unknown header.
+    for bad in [
+        "持駒：飛",
+        "攻方の持駒：飛",
+        "先手の持駒駒：飛",
+        "先手の手持駒:飛",
+    ] {
+        let text = TSUME.replace("先手の持駒：飛", bad);
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.line, 15, "{bad}: {e}");
+        assert_eq!(
+            e.kind,
+            KifErrorKind::UnknownHandLine(bad.to_string()),
+            "{bad}"
+        );
+    }
+    // Other headers with a half-width colon are still not KIF lines.
+    let e = parse(&TSUME.replace("先手の持駒：飛", "先手の持駒：飛\n作者:誰")).unwrap_err();
+    assert!(matches!(e.kind, KifErrorKind::UnknownLine(_)), "{e}");
+}
