@@ -329,6 +329,16 @@ fn err(line: usize, kind: KifErrorKind) -> KifError {
     KifError { line, kind }
 }
 
+/// A BOD diagram's `手数＝N` line, with the last move after it or not (`手数＝3  ▲２三飛打
+/// まで`): it says how the position was reached, and is not read.
+fn is_bod_move_count(trimmed: &str) -> bool {
+    let Some(rest) = trimmed.strip_prefix("手数＝") else {
+        return false;
+    };
+    let number = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c.is_numeric());
+    number.len() < rest.len() && (number.is_empty() || number.starts_with([' ', '　', '\t']))
+}
+
 /// Whether a header key speaks of a hand (`…持駒`, `…持ち駒`).
 fn is_hand_key(key: &str) -> bool {
     key.contains("持駒") || key.contains("持ち駒")
@@ -583,6 +593,9 @@ impl Reader {
                     "a diagram row outside a diagram (missing +----+ border)".to_string(),
                 ),
             ));
+        }
+        if is_bod_move_count(trimmed) {
+            return Ok(());
         }
         match trimmed {
             _ if trimmed.starts_with('９') => Ok(()), // the column numbers above the diagram

@@ -358,3 +358,24 @@ fn hand_lines_in_every_spelling() {
     let e = parse(&TSUME.replace("先手の持駒：飛", "先手の持駒：飛\n作者:誰")).unwrap_err();
     assert!(matches!(e.kind, KifErrorKind::UnknownLine(_)), "{e}");
 }
+
+#[test]
+fn bod_move_count_lines_are_skipped() {
+    for extra in [
+        "手数＝0",
+        "手数＝3  ▲２三飛打  まで",
+        "手数＝１２　△同　玉  まで",
+    ] {
+        let text = TSUME.replace("先手の持駒：飛\n", &format!("先手の持駒：飛\n{extra}\n"));
+        assert_eq!(parse(&text).unwrap(), parse(TSUME).unwrap(), "{extra}");
+        // Without moves, as a BOD diagram is.
+        let bod = text.split("手数----").next().unwrap().to_string();
+        assert_eq!(parse(&bod).unwrap().setup, parse(TSUME).unwrap().setup);
+    }
+    for bad in ["手数＝", "手数＝x", "手数＝3x"] {
+        let text = TSUME.replace("先手の持駒：飛\n", &format!("先手の持駒：飛\n{bad}\n"));
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.line, 16, "{bad}: {e}");
+        assert!(matches!(e.kind, KifErrorKind::UnknownLine(_)), "{bad}: {e}");
+    }
+}
