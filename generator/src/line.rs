@@ -125,7 +125,7 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
     let extra = &position[take..];
     if !(extra.is_empty() || extra.len() == 1 && is_length_label(extra[0])) {
         return Err(LineError::new(format!(
-            "unexpected text after the SFEN: {:?} (only a length label — a number, `?`, \
+            "unexpected text after the SFEN: \"{}\" (only a length label — a number, `?`, \
              `nomate`, `nomateN` or `>=N` — and `moves …` may follow it)",
             extra.join(" ")
         )));

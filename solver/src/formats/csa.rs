@@ -91,9 +91,9 @@ impl fmt::Display for CsaError {
             ),
             BadBoardRow(s) => write!(f, "bad board row: {s}"),
             BadPlacement(s) => write!(f, "bad piece placement: {s}"),
-            UnknownLine(s) => write!(f, "not a CSA line: {s:?}"),
-            BadMove(s) => write!(f, "unreadable move: {s:?}"),
-            IllegalMove { text, reason } => write!(f, "illegal move {text:?}: {reason}"),
+            UnknownLine(s) => write!(f, "not a CSA line: \"{s}\""),
+            BadMove(s) => write!(f, "unreadable move: \"{s}\""),
+            IllegalMove { text, reason } => write!(f, "illegal move \"{text}\": {reason}"),
             IllegalPosition(e) => write!(f, "illegal position: {e}"),
         }
     }
@@ -182,14 +182,14 @@ impl Builder {
                 "-" => Color::White,
                 _ => {
                     return Err(bad(format!(
-                        "P{rank}, square {}: {cell:?} is neither ' * ' nor +XX/-XX",
+                        "P{rank}, square {}: \"{cell}\" is neither ' * ' nor +XX/-XX",
                         col + 1
                     )))
                 }
             };
             let kind = kind_from_code(&cell[1..]).ok_or_else(|| {
                 bad(format!(
-                    "P{rank}, square {}: unknown piece {:?}",
+                    "P{rank}, square {}: unknown piece \"{}\"",
                     col + 1,
                     &cell[1..]
                 ))
@@ -204,24 +204,24 @@ impl Builder {
         let bad = |s: String| CsaErrorKind::BadPlacement(s);
         if !body.is_ascii() || body.is_empty() || !body.len().is_multiple_of(4) {
             return Err(bad(format!(
-                "{body:?} is not a list of 4-character placements (00FU, 55KA, 00AL)"
+                "\"{body}\" is not a list of 4-character placements (00FU, 55KA, 00AL)"
             )));
         }
         for i in (0..body.len()).step_by(4) {
             let item = &body[i..i + 4];
             let sq =
-                parse_square(&item[..2]).ok_or_else(|| bad(format!("bad square in {item:?}")))?;
+                parse_square(&item[..2]).ok_or_else(|| bad(format!("bad square in \"{item}\"")))?;
             if sq.is_none() && &item[2..] == "AL" {
                 self.rest_to = Some(color);
                 continue;
             }
             let kind = kind_from_code(&item[2..])
-                .ok_or_else(|| bad(format!("unknown piece in {item:?}")))?;
+                .ok_or_else(|| bad(format!("unknown piece in \"{item}\"")))?;
             match sq {
                 None => {
                     if !PieceKind::HAND.contains(&kind) {
                         return Err(bad(format!(
-                            "{item:?}: only unpromoted pieces other than the king go in hand"
+                            "\"{item}\": only unpromoted pieces other than the king go in hand"
                         )));
                     }
                     let slot = &mut self.setup.hands[color.index()][kind.index()];
@@ -230,7 +230,7 @@ impl Builder {
                 Some(sq) => {
                     if self.setup.board[sq.index()].is_some() {
                         return Err(bad(format!(
-                            "{item:?}: square {} is already taken",
+                            "\"{item}\": square {} is already taken",
                             &item[..2]
                         )));
                     }
@@ -310,7 +310,7 @@ impl Builder {
                 {
                     self.setup.board[sq.index()] = None;
                 }
-                _ => return Err(bad(format!("PI: no {item:?} to remove"))),
+                _ => return Err(bad(format!("PI: no \"{item}\" to remove"))),
             }
         }
         Ok(())
@@ -671,5 +671,11 @@ P-00AL
         assert_eq!(e.line, 17);
         assert!(matches!(e.kind, CsaErrorKind::IllegalMove { .. }), "{e}");
         assert_eq!(parse("'x\n").unwrap_err().kind, CsaErrorKind::Empty);
+    }
+
+    #[test]
+    fn errors_quote_the_text_as_written() {
+        let e = parse(&format!("詰将棋　第２番\n{TSUME}")).unwrap_err();
+        assert_eq!(e.to_string(), "line 1: not a CSA line: \"詰将棋　第２番\"");
     }
 }

@@ -189,16 +189,16 @@ impl fmt::Display for KifError {
             ),
             BadBoardRow(s) => write!(f, "bad board diagram row: {s}"),
             DuplicateBoard => write!(f, "a second board diagram"),
-            UnknownHandicap(h) => write!(f, "unknown 手合割 {h:?}"),
+            UnknownHandicap(h) => write!(f, "unknown 手合割 「{h}」"),
             BadHand(s) => write!(f, "bad pieces in hand: {s}"),
             UnknownHandLine(s) => write!(
                 f,
                 "not a hand line this reader knows: 「{s}」 (write 先手の持駒：… or 後手の持駒：…; \
                  上手/下手 and 持ち駒 are read too)"
             ),
-            UnknownLine(s) => write!(f, "not a KIF line: {s:?}"),
-            BadMove(s) => write!(f, "unreadable move: {s:?}"),
-            IllegalMove { text, reason } => write!(f, "illegal move {text:?}: {reason}"),
+            UnknownLine(s) => write!(f, "not a KIF line: 「{s}」"),
+            BadMove(s) => write!(f, "unreadable move: 「{s}」"),
+            IllegalMove { text, reason } => write!(f, "illegal move 「{text}」: {reason}"),
             MoveNumber { expected, found } => {
                 write!(f, "move number {found} where {expected} was expected")
             }

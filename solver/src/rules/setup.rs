@@ -115,7 +115,7 @@ impl fmt::Display for SfenError {
                     "an SFEN has 3 or 4 fields (board, side, hand[, move number]), found {found}"
                 )?;
                 if !after.is_empty() {
-                    write!(f, ": {after:?} follows the move number")?;
+                    write!(f, ": \"{after}\" follows the move number")?;
                 }
                 Ok(())
             }
@@ -153,19 +153,19 @@ impl fmt::Display for SfenError {
             } => {
                 write!(
                     f,
-                    "rank {rank}, column {column}: unknown piece letter {found:?}"
+                    "rank {rank}, column {column}: unknown piece letter '{found}'"
                 )
             }
             BadPromotion { rank, column } => write!(
                 f,
                 "rank {rank}, column {column}: '+' must be followed by P, L, N, S, B or R"
             ),
-            BadSide { found } => write!(f, "side to move must be 'b' or 'w', found {found:?}"),
+            BadSide { found } => write!(f, "side to move must be 'b' or 'w', found \"{found}\""),
             BadHand { column, problem } => write!(f, "hand, column {column}: {problem}"),
             BadMoveNumber { found } => {
                 write!(
                     f,
-                    "move number must be an integer from 1 to {MAX_MOVE_NUMBER}, found {found:?}"
+                    "move number must be an integer from 1 to {MAX_MOVE_NUMBER}, found \"{found}\""
                 )
             }
         }
@@ -484,6 +484,22 @@ impl fmt::Display for Setup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_quote_the_text_as_written() {
+        let e = Setup::from_sfen("4k\u{200b}4/9/9/9/9/9/9/9/9 b - 1").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "rank 1, column 3: unknown piece letter '\u{200b}'"
+        );
+        assert!(!e.to_string().contains("\\u"), "{e}");
+        let e = Setup::from_sfen("4k4/9/9/9/9/9/9/9/9 b - 1 詰\u{200b}").unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with(": \"詰\u{200b}\" follows the move number"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn round_trip() {

@@ -101,12 +101,12 @@ fn parse_hand(value: &str) -> Result<Option<[u8; 7]>, String> {
         let c = chars.next().expect("non-empty item");
         let kind = piece_from_char(c)
             .filter(|k| PieceKind::HAND.contains(k))
-            .ok_or_else(|| format!("{c:?} is not a piece that can be held ({item:?})"))?;
+            .ok_or_else(|| format!("「{c}」 is not a piece that can be held (「{item}」)"))?;
         let rest = chars.as_str();
         let n = if rest.is_empty() {
             1
         } else {
-            parse_count(rest).ok_or_else(|| format!("bad count {rest:?} in {item:?}"))?
+            parse_count(rest).ok_or_else(|| format!("bad count 「{rest}」 in 「{item}」"))?
         };
         let slot = &mut hand[kind.index()];
         *slot = (*slot as u32 + n).min(255) as u8;
@@ -129,7 +129,7 @@ fn parse_row(line: &str, rank: usize) -> Result<[Option<Piece>; 9], String> {
             Some(r) if r as usize == rank => {}
             _ => {
                 return Err(format!(
-                    "row labelled {label:?} where rank {rank} was expected"
+                    "row labelled 「{label}」 where rank {rank} was expected"
                 ))
             }
         }
@@ -152,11 +152,11 @@ fn parse_row(line: &str, rank: usize) -> Result<[Option<Piece>; 9], String> {
             other => (Color::Black, other),
         };
         if n == 9 {
-            return Err(format!("more than 9 squares in {cells:?}"));
+            return Err(format!("more than 9 squares in 「{cells}」"));
         }
         if name != '・' {
             let kind = piece_from_char(name)
-                .ok_or_else(|| format!("unknown piece {name:?} in square {}", n + 1))?;
+                .ok_or_else(|| format!("unknown piece 「{name}」 in square {}", n + 1))?;
             row[n] = Some(Piece::new(color, kind));
         } else if color == Color::White {
             return Err(format!("'v' before an empty square in square {}", n + 1));
@@ -164,7 +164,7 @@ fn parse_row(line: &str, rank: usize) -> Result<[Option<Piece>; 9], String> {
         n += 1;
     }
     if n != 9 {
-        return Err(format!("{n} squares instead of 9 in {cells:?}"));
+        return Err(format!("{n} squares instead of 9 in 「{cells}」"));
     }
     Ok(row)
 }

@@ -379,3 +379,16 @@ fn bod_move_count_lines_are_skipped() {
         assert!(matches!(e.kind, KifErrorKind::UnknownLine(_)), "{bad}: {e}");
     }
 }
+
+#[test]
+fn errors_quote_the_text_as_written() {
+    let text = TSUME.replace("# a three-move problem\n", "将棋図巧　第２番\n");
+    let e = parse(&text).unwrap_err().to_string();
+    assert_eq!(e, "line 1: not a KIF line: 「将棋図巧　第２番」");
+    let text = TSUME.replace("   3 ２三飛打", "   3 ２三飛打　x");
+    let e = parse(&text).unwrap_err().to_string();
+    assert_eq!(e, "line 19: unreadable move: 「２三飛打　x」");
+    let text = TSUME.replace("先手の持駒：飛", "先手の持駒：飛　猫");
+    let e = parse(&text).unwrap_err().to_string();
+    assert!(e.contains("「猫」 is not a piece that can be held"), "{e}");
+}
