@@ -612,3 +612,21 @@ fn kif_records_one_after_the_other_are_all_verified_and_text_after_the_end_is_re
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn verify_reads_usi_position_lines_as_solve_does() {
+    let sfen = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+    let dir = scratch_dir("position");
+    let file = dir.join("log.sfen");
+    std::fs::write(
+        &file,
+        format!("position sfen {sfen} moves 2c2b+ 1b1c R*2c\nsfen {sfen} moves 2c2b+ 1b1c R*2c\n"),
+    )
+    .unwrap();
+    let (verdicts, code, err) = json_verdicts(&[file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(verdicts.len(), 2);
+    assert_eq!(verdict_fields(&verdicts[0]), verdict_fields(&verdicts[1]));
+    assert_eq!(verdicts[0]["verdict"], "sound");
+    std::fs::remove_dir_all(&dir).ok();
+}

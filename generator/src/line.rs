@@ -91,7 +91,9 @@ pub fn parse(text: &str) -> Result<Option<ProblemLine>, LineError> {
 }
 
 /// Reads an SFEN line: `<sfen> [<label>] [moves m1 m2 …] [# comment]`, the SFEN optionally
-/// `startpos` or prefixed with `sfen`, the label a data set's length label (a number, `?`,
+/// `startpos` or prefixed with `sfen`, the whole optionally prefixed with `position` (a USI
+/// command copied from a GUI's log: `position sfen … moves …`, `position startpos moves …`,
+/// read as `tsume solve` reads its argument), the label a data set's length label (a number, `?`,
 /// `nomate`, `nomateN` or `>=N`; not read). `Ok(None)` for
 /// blank and `#` comment lines; any other text after the SFEN is an error (a misspelt
 /// `moves` would otherwise drop the claimed solution).
@@ -100,7 +102,11 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
     if body.is_empty() {
         return Ok(None);
     }
-    let words: Vec<&str> = body.split_whitespace().collect();
+    let mut words: Vec<&str> = body.split_whitespace().collect();
+    // As `tsume solve`'s `split_moves` (src/input.rs): a USI command's `position` is dropped.
+    if words.first() == Some(&"position") {
+        words.remove(0);
+    }
     let (position, moves) = match words.iter().position(|w| *w == "moves") {
         Some(i) => (
             &words[..i],
@@ -463,6 +469,18 @@ mod tests {
         assert_eq!(p.solution, None);
         let p = parse("startpos moves 7g7f").unwrap().unwrap();
         assert_eq!(p.solution.unwrap(), ["7g7f"]);
+        // A USI `position` command, as `tsume solve` reads it.
+        let p = parse("position startpos moves 7g7f").unwrap().unwrap();
+        assert_eq!(p.solution.unwrap(), ["7g7f"]);
+        let p = parse(&format!("position sfen {MATE3} moves 2c2b+ 1b1c R*2c"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.setup.to_string(), MATE3);
+        assert_eq!(p.solution.unwrap(), ["2c2b+", "1b1c", "R*2c"]);
+        let p = parse(&format!("position {MATE3}")).unwrap().unwrap();
+        assert_eq!((p.setup.to_string(), p.solution), (MATE3.to_string(), None));
+        assert!(parse("position").is_err());
+        assert!(parse("position position startpos").is_err());
         // The `sfen` prefix keeps the move number (it used to be taken for a label).
         let p = parse(&format!("sfen {} 5", &MATE3[..MATE3.len() - 2]))
             .unwrap()
