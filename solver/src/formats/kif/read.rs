@@ -86,14 +86,15 @@ const HANDICAPS: [(&str, &str); 15] = [
     ),
 ];
 
-/// The hand of a `…の持駒` line: counts by hand kind index, or `None` for `残り全部`.
+/// The hand of a `…の持駒` line: counts by hand kind index, or `None` for `残り全部` (also
+/// written `残りすべて` and `残り全て`).
 fn parse_hand(value: &str) -> Result<Option<[u8; 7]>, String> {
     let value = value.trim_matches([' ', '　']);
     let mut hand = [0u8; 7];
     if value == "なし" || value.is_empty() {
         return Ok(Some(hand));
     }
-    if value == "残り全部" || value == "残りすべて" {
+    if matches!(value, "残り全部" | "残りすべて" | "残り全て") {
         return Ok(None);
     }
     for item in value.split([' ', '　']).filter(|s| !s.is_empty()) {

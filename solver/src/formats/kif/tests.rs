@@ -338,6 +338,14 @@ fn hand_lines_in_every_spelling() {
             .replace("先手の持駒：飛", &format!("{black}飛"));
         assert_eq!(parse(&text).unwrap().setup, want, "{black} {white}");
     }
+    // The defender's 残り全部 however it is written.
+    for rest in ["残り全部", "残りすべて", "残り全て"] {
+        let text = TSUME.replace(
+            "後手の持駒：飛　角二　金四　銀三　桂三　香四　歩十七",
+            &format!("後手の持駒：{rest}"),
+        );
+        assert_eq!(parse(&text).unwrap().setup, want, "{rest}");
+    }
     // Any other hand line is an error naming it, not an unknown header.
     for bad in [
         "持駒：飛",
