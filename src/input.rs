@@ -52,8 +52,8 @@ impl fmt::Display for InputError {
             InputError::UnknownFile(arg) => write!(
                 f,
                 "{arg}: a file of unknown kind (solve reads one problem: an SFEN, or a \
-                 .kif/.kifu/.csa file, or any file with --format kif|csa); \
-                 for packs and SFEN lists use tsume verify"
+                 .kif/.kifu/.csa file, a file of one SFEN line, or any file with --format \
+                 kif|csa); for packs and SFEN lists use tsume verify"
             ),
             InputError::NotAProblem { arg, what } => write!(
                 f,
@@ -166,7 +166,8 @@ impl Problem {
 /// How to read the position argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// A file ending in `.kif`/`.kifu` is KIF, `.csa` is CSA; anything else is an SFEN.
+    /// A file ending in `.kif`/`.kifu` is KIF, `.csa` is CSA; anything else is an SFEN, or
+    /// a file holding one SFEN line.
     Auto,
     /// The argument is an SFEN (`startpos` allowed).
     Sfen,
@@ -206,6 +207,11 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
     match format {
         Format::Auto | Format::Sfen => {
             let SfenWithMoves { sfen, moves } = split_moves(arg);
+            if auto && sfen.parse::<Setup>().is_err() {
+                if let Some(problem) = one_sfen_line(Path::new(arg)) {
+                    return Ok(problem);
+                }
+            }
             let setup = sfen.parse::<Setup>().map_err(|e| {
                 // A path that exists is a file of a kind this command does not read (a pack,
                 // an SFEN list): say so instead of reporting its name as a malformed SFEN.
@@ -264,6 +270,27 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                 })
         }
     }
+}
+
+/// The problem of a file that holds one SFEN line (`<sfen> [moves …]`, as the argument
+/// would be, blank lines and `#` comment lines aside), or `None` for any other file (or no
+/// file): such a file is one problem written down, not a list for `tsume verify`.
+fn one_sfen_line(path: &Path) -> Option<Problem> {
+    const LARGEST: u64 = 64 * 1024;
+    if !path.is_file() || std::fs::metadata(path).ok()?.len() > LARGEST {
+        return None;
+    }
+    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    let mut lines = text
+        .lines()
+        .map(|l| l.trim_start_matches('\u{feff}').trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let (line, None) = (lines.next()?, lines.next()) else {
+        return None;
+    };
+    let SfenWithMoves { sfen, moves } = split_moves(line);
+    let setup = sfen.parse::<Setup>().ok()?;
+    Some(Problem { setup, moves })
 }
 
 fn read_text(path: &str, encoding: Encoding) -> Result<String, InputError> {

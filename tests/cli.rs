@@ -366,6 +366,41 @@ fn a_file_of_unknown_kind_is_named() {
     assert!(!err.contains("malformed SFEN"), "{err}");
 }
 
+/// A file holding one SFEN line (blank and `#` lines aside, `position sfen …` too) is that
+/// problem; a file of several is still a list for `tsume verify`.
+#[test]
+fn a_file_of_one_sfen_line_is_solved() {
+    let dir = std::env::temp_dir().join(format!("tsume-one-sfen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let one = dir.join("mate3.txt");
+    std::fs::write(
+        &one,
+        "# a mate in 3\n\nposition sfen 6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\n",
+    )
+    .unwrap();
+    let o = tsume(&["solve", one.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).starts_with("mate in 3\n2c2b+ 1b1c R*2c\n"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let two = dir.join("two.txt");
+    std::fs::write(
+        &two,
+        "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\n6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\n",
+    )
+    .unwrap();
+    let o = tsume(&["solve", two.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
+    assert!(
+        stderr(&o).contains("a file of unknown kind"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A KIF file of several records (a pack's `problems.kif`) is refused with the count and a
 /// pointer to `tsume verify`, instead of the first record solved silently.
 #[test]
