@@ -195,14 +195,13 @@ pub fn detect(arg: &str) -> Format {
 /// path of a KIF or CSA file. The error says what is wrong and, for files, where (`path:
 /// line N: …`).
 pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
+    if arg == "-" {
+        return load_stdin(format);
+    }
     let auto = format == Format::Auto;
     let format = match format {
         Format::Auto => detect(arg),
         f => f,
-    };
-    let setup_only = |setup| Problem {
-        setup,
-        moves: Vec::new(),
     };
     match format {
         Format::Auto | Format::Sfen => {
@@ -227,7 +226,6 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                     _ if !auto => InputError::MalformedSfen(e),
                     _ if path.is_file() => InputError::UnknownFile(arg.to_string()),
                     _ if path.is_dir() => not_a_problem("a directory"),
-                    _ if arg == "-" => not_a_problem("standard input is not read"),
                     _ if one_word => not_a_problem("no such file, and not an SFEN"),
                     _ => InputError::MalformedSfen(e),
                 }
@@ -246,28 +244,74 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                     Encoding::Auto
                 },
             )?;
-            let records = kif::split_records(&text).len();
-            if records > 1 {
-                return Err(InputError::SeveralRecords {
-                    path: arg.to_string(),
-                    records,
-                });
-            }
-            kif::parse_setup(&text)
-                .map(setup_only)
-                .map_err(|error| InputError::Kif {
-                    path: arg.to_string(),
-                    error,
-                })
+            kif_problem(arg, &text)
         }
-        Format::Csa => {
-            let text = read_text(arg, Encoding::Auto)?;
-            csa::parse_setup(&text)
-                .map(setup_only)
-                .map_err(|error| InputError::Csa {
-                    path: arg.to_string(),
-                    error,
-                })
+        Format::Csa => csa_problem(arg, &read_text(arg, Encoding::Auto)?),
+    }
+}
+
+/// The problem of a KIF text of one record (`name` for the messages).
+fn kif_problem(name: &str, text: &str) -> Result<Problem, InputError> {
+    let records = kif::split_records(text).len();
+    if records > 1 {
+        return Err(InputError::SeveralRecords {
+            path: name.to_string(),
+            records,
+        });
+    }
+    kif::parse_setup(text)
+        .map(|setup| Problem {
+            setup,
+            moves: Vec::new(),
+        })
+        .map_err(|error| InputError::Kif {
+            path: name.to_string(),
+            error,
+        })
+}
+
+/// The problem of a CSA text (`name` for the messages).
+fn csa_problem(name: &str, text: &str) -> Result<Problem, InputError> {
+    csa::parse_setup(text)
+        .map(|setup| Problem {
+            setup,
+            moves: Vec::new(),
+        })
+        .map_err(|error| InputError::Csa {
+            path: name.to_string(),
+            error,
+        })
+}
+
+/// `tsume solve -`: the problem on standard input, a KIF or CSA record (told by
+/// `--format`, or by its content as `tsume verify -` tells it) or one SFEN line.
+fn load_stdin(format: Format) -> Result<Problem, InputError> {
+    const NAME: &str = "standard input";
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|error| {
+        InputError::Unreadable {
+            path: NAME.to_string(),
+            error,
+        }
+    })?;
+    let kind = match format {
+        Format::Kif => crate::verify::InputKind::Kif,
+        Format::Csa => crate::verify::InputKind::Csa,
+        Format::Sfen => crate::verify::InputKind::Lines,
+        Format::Auto => crate::verify::detect("-", &bytes),
+    };
+    let text = kif::decode(&bytes, Encoding::Auto).map_err(|error| InputError::Decode {
+        path: NAME.to_string(),
+        error,
+    })?;
+    match kind {
+        crate::verify::InputKind::Kif => kif_problem(NAME, &text),
+        crate::verify::InputKind::Csa => csa_problem(NAME, &text),
+        crate::verify::InputKind::Lines => {
+            one_sfen_line_in(&text).ok_or_else(|| InputError::NotAProblem {
+                arg: NAME.to_string(),
+                what: "not one SFEN line, nor a KIF or CSA record",
+            })
         }
     }
 }
@@ -280,7 +324,11 @@ fn one_sfen_line(path: &Path) -> Option<Problem> {
     if !path.is_file() || std::fs::metadata(path).ok()?.len() > LARGEST {
         return None;
     }
-    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    one_sfen_line_in(&String::from_utf8(std::fs::read(path).ok()?).ok()?)
+}
+
+/// The problem of a text that holds one SFEN line (see [`one_sfen_line`]).
+fn one_sfen_line_in(text: &str) -> Option<Problem> {
     let mut lines = text
         .lines()
         .map(|l| l.trim_start_matches('\u{feff}').trim())

@@ -91,18 +91,34 @@ impl InputKind {
 }
 
 /// The kind of `name` (a path, or `-` for stdin) with content `bytes`: `.kif`/`.kifu` is
-/// KIF and `.csa` is CSA, as for `tsume solve`; any other name is KIF when a line starts
-/// with `#KIF` or is a KIF move list's header (`手数----`), CSA when a line is `PI` or a
-/// `P1` board row, otherwise lines.
+/// KIF and `.csa` is CSA, as for `tsume solve`; any other name is KIF when a line (UTF-8 or
+/// Shift-JIS) starts with `#KIF`, is a KIF move list's header (`手数----`) or, outside a
+/// pack's JSON lines, is a diagram's hand line (`後手の持駒：…`) or `手合割：`, CSA when a
+/// line is `PI` or a `P1` board row, otherwise lines.
 pub fn detect(name: &str, bytes: &[u8]) -> InputKind {
     match crate::input::detect(name) {
         crate::input::Format::Kif => return InputKind::Kif,
         crate::input::Format::Csa => return InputKind::Csa,
         _ => {}
     }
-    let text = String::from_utf8_lossy(bytes);
+    let text = kif::decode(bytes, Encoding::Auto)
+        .map(std::borrow::Cow::Owned)
+        .unwrap_or_else(|_| String::from_utf8_lossy(bytes));
     let lines = || text.lines().map(str::trim);
-    if lines().any(|l| l.starts_with("#KIF") || l.starts_with("手数----")) {
+    let kif_line = |l: &str| {
+        l.starts_with("#KIF")
+            || l.starts_with("手数----")
+            || (!l.starts_with('{')
+                && (l.starts_with("手合割：")
+                    || ["先手", "後手", "上手", "下手"].iter().any(|side| {
+                        l.strip_prefix(side).is_some_and(|rest| {
+                            ["の持駒", "の持ち駒", "持駒", "持ち駒"]
+                                .iter()
+                                .any(|key| rest.starts_with(key))
+                        })
+                    })))
+    };
+    if lines().any(kif_line) {
         InputKind::Kif
     } else if lines().any(|l| l == "PI" || l.starts_with("P1-") || l.starts_with("P1 ")) {
         InputKind::Csa

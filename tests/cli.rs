@@ -414,20 +414,25 @@ fn a_kif_file_of_several_records_is_refused() {
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
 
-/// A mistyped file name, a directory or `-` (standard input) is named as what it is, with
-/// what `solve` reads, instead of "malformed SFEN" (exit 2).
+/// A mistyped file name or a directory is named as what it is, with what `solve` reads,
+/// instead of "malformed SFEN" (exit 2); empty standard input (`-`) is named too.
 #[test]
 fn a_missing_file_or_a_directory_is_not_called_a_malformed_sfen() {
     let dir = env!("CARGO_MANIFEST_DIR");
     for (arg, says) in [
         ("no-such-problem.txt", "no such file, and not an SFEN"),
         (dir, "a directory"),
-        ("-", "standard input is not read"),
+        ("-", "standard input: not one SFEN line"),
     ] {
         let o = tsume(&["solve", arg]);
         assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT), "{arg}");
         let err = stderr(&o);
-        assert!(err.contains(&format!("{arg}: {says}")), "{arg}: {err}");
+        let named = if arg == "-" {
+            says.to_string()
+        } else {
+            format!("{arg}: {says}")
+        };
+        assert!(err.contains(&named), "{arg}: {err}");
         assert!(err.contains("quoted as one argument"), "{arg}: {err}");
         assert!(!err.contains("malformed SFEN"), "{arg}: {err}");
     }

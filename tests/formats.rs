@@ -161,6 +161,68 @@ fn solve_reads_kif_and_csa_files() {
     );
 }
 
+/// `tsume solve -` with `stdin` on standard input.
+fn solve_stdin(stdin: &[u8], args: &[&str]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args(["solve", "-"])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `tsume solve -` reads a KIF (Shift-JIS or UTF-8, with or without its move list) or CSA
+/// record, or one SFEN line, from standard input, told apart by content as `tsume verify
+/// -` does; a diagram-only Shift-JIS KIF under another name is KIF to `tsume verify` too.
+#[test]
+fn solve_reads_standard_input() {
+    let answer = "mate in 3\nB*5g 4h5h 7i6i\n";
+    for file in ["mate3_w1.kif", "mate3_w1.kifu", "mate3_w1.csa"] {
+        let bytes = std::fs::read(cshogi_dir().join(file)).unwrap();
+        let o = solve_stdin(&bytes, &[]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with(answer), "{file}: {}", stdout(&o));
+    }
+    // The diagram alone (Shift-JIS: 手数 is 8E E8 90 94), no #KIF and no move list.
+    let kif = std::fs::read(cshogi_dir().join("mate3_w1.kif")).unwrap();
+    let cut = kif
+        .windows(4)
+        .position(|w| w == [0x8e, 0xe8, 0x90, 0x94])
+        .unwrap();
+    let diagram = &kif[..cut];
+    let o = solve_stdin(diagram, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with(answer), "{}", stdout(&o));
+    let dir = temp_dir("stdin_diagram");
+    let path = dir.join("diagram.txt");
+    std::fs::write(&path, diagram).unwrap();
+    let o = tsume(&["verify", path.to_str().unwrap()]);
+    assert!(
+        stdout(&o).starts_with("record 1 (line 1): "),
+        "read as KIF: {}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    // One SFEN line; anything else is named.
+    let o = solve_stdin(b"6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\n", &[]);
+    assert!(
+        stdout(&o).starts_with("mate in 3\n2c2b+ 1b1c R*2c\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = solve_stdin(b"no problem here\n", &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("standard input"), "{}", stderr(&o));
+    // --format says what it is.
+    let o = solve_stdin(&kif, &["--format", "csa"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+}
+
 #[test]
 fn solve_writes_kif_and_csa_records() {
     let sfen = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
