@@ -25,7 +25,8 @@ use crate::setup::Setup;
 /// Text encodings of record files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
-    /// UTF-8 only (a leading BOM is allowed): `.kifu` files.
+    /// UTF-8 only (a leading BOM is allowed): `.kifu` files. A first line that declares
+    /// Shift-JIS (`#KIF version=2.0 encoding=Shift_JIS`) is believed.
     Utf8,
     /// Shift-JIS (the CP932 / WHATWG variant) only.
     ShiftJis,
@@ -73,10 +74,10 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Result<String, DecodeError> {
         }
     };
     match encoding {
-        Encoding::Utf8 => utf8(bytes),
+        Encoding::Utf8 if !declares_shift_jis(bytes) => utf8(bytes),
         Encoding::Auto if bytes.starts_with(b"\xEF\xBB\xBF") => utf8(bytes),
         Encoding::Auto if std::str::from_utf8(bytes).is_ok() => utf8(bytes),
-        Encoding::Auto | Encoding::ShiftJis => {
+        Encoding::Utf8 | Encoding::Auto | Encoding::ShiftJis => {
             // 0x0A is never part of a two-byte Shift-JIS character, so lines decode alone.
             let mut out = String::with_capacity(bytes.len() * 3 / 2);
             for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -94,6 +95,20 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Result<String, DecodeError> {
             Ok(out)
         }
     }
+}
+
+/// Whether the first line declares the text Shift-JIS, as a KIF header may
+/// (`#KIF version=2.0 encoding=Shift_JIS`; `SJIS`, `CP932` and `Windows-31J` too).
+fn declares_shift_jis(bytes: &[u8]) -> bool {
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let first = String::from_utf8_lossy(first).to_ascii_lowercase();
+    first.starts_with("#kif")
+        && first.split_whitespace().any(|field| {
+            matches!(
+                field.strip_prefix("encoding="),
+                Some("shift_jis" | "shift-jis" | "sjis" | "cp932" | "windows-31j")
+            )
+        })
 }
 
 /// A KIF record: the starting position and the main line.

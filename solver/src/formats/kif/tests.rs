@@ -221,6 +221,19 @@ fn text_after_a_move_is_refused() {
 }
 
 #[test]
+fn a_utf8_file_that_declares_shift_jis_is_read_as_shift_jis() {
+    let text = "#KIF version=2.0 encoding=Shift_JIS\r\n先手の持駒：飛\r\n";
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+    assert_eq!(decode(&sjis, Encoding::Utf8).unwrap(), text);
+    // Without the declaration, a .kifu must be UTF-8.
+    let (plain, _, _) = encoding_rs::SHIFT_JIS.encode("#KIF version=2.0\r\n先手の持駒：飛\r\n");
+    assert!(decode(&plain, Encoding::Utf8).is_err());
+    // A UTF-8 file that declares UTF-8 stays UTF-8.
+    let utf8 = "#KIF version=2.0 encoding=UTF-8\n先手の持駒：飛\n";
+    assert_eq!(decode(utf8.as_bytes(), Encoding::Utf8).unwrap(), utf8);
+}
+
+#[test]
 fn decoding() {
     let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("先手の持駒：飛\n");
     assert_eq!(decode(&sjis, Encoding::Auto).unwrap(), "先手の持駒：飛\n");
