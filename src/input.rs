@@ -10,6 +10,8 @@ use tsume_solver::kif::{self, DecodeError, Encoding, KifError};
 use tsume_solver::position::IllegalMoveError;
 use tsume_solver::{Move, Position, PositionError, Setup, SfenError};
 
+use crate::verify::InputKind;
+
 /// Why a position argument or its moves cannot be read. The text is the message after
 /// `tsume: `; for files it says where (`path: line N: …`).
 #[derive(Debug)]
@@ -51,9 +53,9 @@ impl fmt::Display for InputError {
             InputError::MalformedSfen(e) => write!(f, "malformed SFEN: {e}"),
             InputError::UnknownFile(arg) => write!(
                 f,
-                "{arg}: a file of unknown kind (solve reads one problem: an SFEN, or a \
-                 .kif/.kifu/.csa file, a file of one SFEN line, or any file with --format \
-                 kif|csa); for packs and SFEN lists use tsume verify"
+                "{arg}: a file of unknown kind (solve reads one problem: an SFEN, a KIF or \
+                 CSA record, told by the name's .kif/.kifu/.csa or by the content, or a file \
+                 of one SFEN line); for packs and SFEN lists use tsume verify"
             ),
             InputError::NotAProblem { arg, what } => write!(
                 f,
@@ -167,7 +169,7 @@ impl Problem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// A file ending in `.kif`/`.kifu` is KIF, `.csa` is CSA; anything else is an SFEN, or
-    /// a file holding one SFEN line.
+    /// a file read by its content as `tsume verify` reads it (KIF, CSA or one SFEN line).
     Auto,
     /// The argument is an SFEN (`startpos` allowed).
     Sfen,
@@ -206,10 +208,17 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
     match format {
         Format::Auto | Format::Sfen => {
             let SfenWithMoves { sfen, moves } = split_moves(arg);
-            if auto && sfen.parse::<Setup>().is_err() {
-                if let Some(problem) = one_sfen_line(Path::new(arg)) {
-                    return Ok(problem);
-                }
+            let path = Path::new(arg);
+            if auto && sfen.parse::<Setup>().is_err() && path.is_file() {
+                // A file named otherwise: by its content, as `tsume verify` reads it.
+                let bytes = std::fs::read(path).map_err(|error| InputError::Unreadable {
+                    path: arg.to_string(),
+                    error,
+                })?;
+                let kind = crate::verify::detect(arg, &bytes);
+                return by_content(arg, &bytes, kind, || {
+                    InputError::UnknownFile(arg.to_string())
+                });
             }
             let setup = sfen.parse::<Setup>().map_err(|e| {
                 // A path that exists is a file of a kind this command does not read (a pack,
@@ -295,39 +304,42 @@ fn load_stdin(format: Format) -> Result<Problem, InputError> {
         }
     })?;
     let kind = match format {
-        Format::Kif => crate::verify::InputKind::Kif,
-        Format::Csa => crate::verify::InputKind::Csa,
-        Format::Sfen => crate::verify::InputKind::Lines,
+        Format::Kif => InputKind::Kif,
+        Format::Csa => InputKind::Csa,
+        Format::Sfen => InputKind::Lines,
         Format::Auto => crate::verify::detect("-", &bytes),
     };
-    let text = kif::decode(&bytes, Encoding::Auto).map_err(|error| InputError::Decode {
-        path: NAME.to_string(),
+    by_content(NAME, &bytes, kind, || InputError::NotAProblem {
+        arg: NAME.to_string(),
+        what: "not one SFEN line, nor a KIF or CSA record",
+    })
+}
+
+/// The problem in `bytes` (of `name`, for the messages) read as `kind`: a KIF or CSA record
+/// (Shift-JIS or UTF-8), or a text of one SFEN line (`<sfen> [moves …]`, as the argument
+/// would be, blank lines and `#` comment lines aside); any other text is `not_one()` (an
+/// SFEN list is for `tsume verify`).
+fn by_content(
+    name: &str,
+    bytes: &[u8],
+    kind: InputKind,
+    not_one: impl FnOnce() -> InputError,
+) -> Result<Problem, InputError> {
+    let text = kif::decode(bytes, Encoding::Auto).map_err(|error| InputError::Decode {
+        path: name.to_string(),
         error,
-    })?;
+    });
     match kind {
-        crate::verify::InputKind::Kif => kif_problem(NAME, &text),
-        crate::verify::InputKind::Csa => csa_problem(NAME, &text),
-        crate::verify::InputKind::Lines => {
-            one_sfen_line_in(&text).ok_or_else(|| InputError::NotAProblem {
-                arg: NAME.to_string(),
-                what: "not one SFEN line, nor a KIF or CSA record",
-            })
-        }
+        InputKind::Kif => kif_problem(name, &text?),
+        InputKind::Csa => csa_problem(name, &text?),
+        InputKind::Lines => text
+            .ok()
+            .and_then(|text| one_sfen_line_in(&text))
+            .ok_or_else(not_one),
     }
 }
 
-/// The problem of a file that holds one SFEN line (`<sfen> [moves …]`, as the argument
-/// would be, blank lines and `#` comment lines aside), or `None` for any other file (or no
-/// file): such a file is one problem written down, not a list for `tsume verify`.
-fn one_sfen_line(path: &Path) -> Option<Problem> {
-    const LARGEST: u64 = 64 * 1024;
-    if !path.is_file() || std::fs::metadata(path).ok()?.len() > LARGEST {
-        return None;
-    }
-    one_sfen_line_in(&String::from_utf8(std::fs::read(path).ok()?).ok()?)
-}
-
-/// The problem of a text that holds one SFEN line (see [`one_sfen_line`]).
+/// The problem of a text that holds one SFEN line (see [`by_content`]).
 fn one_sfen_line_in(text: &str) -> Option<Problem> {
     let mut lines = text
         .lines()

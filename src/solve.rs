@@ -25,8 +25,8 @@ pub struct SolveArgs {
     /// position after them is solved), also written as a USI command (`position sfen …
     /// [moves …]`, `position startpos moves …`); or a KIF (.kif Shift-JIS, .kifu UTF-8) or
     /// CSA (.csa) file, whose starting position is solved (its moves, a problem's solution,
-    /// are not played); or a file holding one SFEN line, read as the argument would be; or
-    /// `-`: the problem on standard input (a KIF or CSA record, or one SFEN line). The defender's hand is taken as written unless
+    /// are not played); another file is read by its content (a KIF or CSA record, or one
+    /// SFEN line, read as the argument would be); `-` reads standard input so. The defender's hand is taken as written unless
     /// --fill-defender-hand is given.
     sfen: String,
     /// How to read the position (auto: KIF or CSA by file extension, else SFEN).
