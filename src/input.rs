@@ -91,17 +91,14 @@ pub struct SfenWithMoves {
 /// moves. The leading `position` of a USI command is dropped, so that a line copied from a
 /// GUI's log reads as it is.
 pub fn split_moves(text: &str) -> SfenWithMoves {
-    let mut words: Vec<&str> = text.split_whitespace().collect();
-    if words.first() == Some(&"position") {
-        words.remove(0);
-    }
-    let (sfen, moves) = match words.iter().position(|w| *w == "moves") {
-        Some(i) => (&words[..i], &words[i + 1..]),
-        None => (&words[..], &words[words.len()..]),
-    };
+    let (sfen, moves) = tsume_generator::line::position_and_moves(text);
     SfenWithMoves {
         sfen: sfen.join(" "),
-        moves: moves.iter().map(|m| m.to_string()).collect(),
+        moves: moves
+            .unwrap_or_default()
+            .iter()
+            .map(|m| m.to_string())
+            .collect(),
     }
 }
 
@@ -133,6 +130,14 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The problem of a set-up alone, no moves to play (a KIF or CSA record's diagram).
+    fn of_setup(setup: Setup) -> Problem {
+        Problem {
+            setup,
+            moves: Vec::new(),
+        }
+    }
+
     /// The position to solve: the set-up (with the defender's hand filled when asked),
     /// checked, and the moves played on it. The defender is the side to move after the
     /// moves when it is in check (it answers the check, as in `tsume usi`), otherwise the
@@ -208,8 +213,9 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
     match format {
         Format::Auto | Format::Sfen => {
             let SfenWithMoves { sfen, moves } = split_moves(arg);
+            let parsed = sfen.parse::<Setup>();
             let path = Path::new(arg);
-            if auto && sfen.parse::<Setup>().is_err() && path.is_file() {
+            if auto && parsed.is_err() && path.is_file() {
                 // A file named otherwise: by its content, as `tsume verify` reads it.
                 let bytes = std::fs::read(path).map_err(|error| InputError::Unreadable {
                     path: arg.to_string(),
@@ -220,11 +226,10 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                     InputError::UnknownFile(arg.to_string())
                 });
             }
-            let setup = sfen.parse::<Setup>().map_err(|e| {
-                // A path that exists is a file of a kind this command does not read (a pack,
-                // an SFEN list): say so instead of reporting its name as a malformed SFEN.
-                // One word cannot be an SFEN (three or four fields): most likely a file name.
-                let path = Path::new(arg);
+            let setup = parsed.map_err(|e| {
+                // A directory is named as such instead of a malformed SFEN, and so is one
+                // word, which cannot be an SFEN (three or four fields): most likely a
+                // mistyped file name.
                 let one_word = !arg.trim().contains(char::is_whitespace)
                     && !matches!(sfen.as_str(), "" | "sfen");
                 let not_a_problem = |what| InputError::NotAProblem {
@@ -233,7 +238,6 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                 };
                 match () {
                     _ if !auto => InputError::MalformedSfen(e),
-                    _ if path.is_file() => InputError::UnknownFile(arg.to_string()),
                     _ if path.is_dir() => not_a_problem("a directory"),
                     _ if one_word => not_a_problem("no such file, and not an SFEN"),
                     _ => InputError::MalformedSfen(e),
@@ -269,10 +273,7 @@ fn kif_problem(name: &str, text: &str) -> Result<Problem, InputError> {
         });
     }
     kif::parse_setup(text)
-        .map(|setup| Problem {
-            setup,
-            moves: Vec::new(),
-        })
+        .map(Problem::of_setup)
         .map_err(|error| InputError::Kif {
             path: name.to_string(),
             error,
@@ -282,10 +283,7 @@ fn kif_problem(name: &str, text: &str) -> Result<Problem, InputError> {
 /// The problem of a CSA text (`name` for the messages).
 fn csa_problem(name: &str, text: &str) -> Result<Problem, InputError> {
     csa::parse_setup(text)
-        .map(|setup| Problem {
-            setup,
-            moves: Vec::new(),
-        })
+        .map(Problem::of_setup)
         .map_err(|error| InputError::Csa {
             path: name.to_string(),
             error,
@@ -339,18 +337,20 @@ fn by_content(
     }
 }
 
-/// The problem of a text that holds one SFEN line (see [`by_content`]).
+/// The problem of a text that holds one SFEN line, read as `tsume verify` reads its lines
+/// (blank and `#` lines aside; see [`by_content`]); its `moves …` are played, as the
+/// argument's would be.
 fn one_sfen_line_in(text: &str) -> Option<Problem> {
     let mut lines = text
         .lines()
-        .map(|l| l.trim_start_matches('\u{feff}').trim())
-        .filter(|l| !l.is_empty() && !l.starts_with('#'));
-    let (line, None) = (lines.next()?, lines.next()) else {
+        .filter_map(|l| tsume_generator::line::parse_sfen_line(l).transpose());
+    let (Some(Ok(line)), None) = (lines.next(), lines.next()) else {
         return None;
     };
-    let SfenWithMoves { sfen, moves } = split_moves(line);
-    let setup = sfen.parse::<Setup>().ok()?;
-    Some(Problem { setup, moves })
+    Some(Problem {
+        setup: line.setup,
+        moves: line.solution.unwrap_or_default(),
+    })
 }
 
 fn read_text(path: &str, encoding: Encoding) -> Result<String, InputError> {

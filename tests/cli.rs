@@ -900,11 +900,7 @@ fn an_interrupted_solve_prints_its_answer_then_dies_by_the_signal() {
         .unwrap();
     // Long enough for the handler to be in place (it is, before the tables are made).
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    common::interrupt(child.id());
     let out = child.wait_with_output().unwrap();
     assert_eq!(
         out.status.signal(),

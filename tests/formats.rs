@@ -168,17 +168,9 @@ fn solve_reads_kif_and_csa_files() {
 
 /// `tsume solve -` with `stdin` on standard input.
 fn solve_stdin(stdin: &[u8], args: &[&str]) -> std::process::Output {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
-        .args(["solve", "-"])
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    let mut all = vec!["solve", "-"];
+    all.extend(args);
+    common::tsume_with_stdin(&all, stdin)
 }
 
 /// `tsume solve -` reads a KIF (Shift-JIS or UTF-8, with or without its move list) or CSA

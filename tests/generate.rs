@@ -679,11 +679,7 @@ fn ctrl_c_tells_what_the_pack_holds_then_dies_by_the_signal() {
         assert!(start.elapsed().as_secs() < 120, "no problem in 120 s");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    common::interrupt(child.id());
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.signal(), Some(2), "{:?}: {err}", out.status);

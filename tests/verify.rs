@@ -547,7 +547,6 @@ fn the_starter_kif_verifies_as_its_sfen_lines() {
 /// Without a file name (`-`), a KIF or CSA problem is told from lines by its content.
 #[test]
 fn verify_reads_kif_and_csa_from_stdin() {
-    use std::io::Write;
     for (file, expected) in [
         (
             "verify_mate3.kif",
@@ -558,16 +557,8 @@ fn verify_reads_kif_and_csa_from_stdin() {
             "record 1 (line 1): sound: mate in 3 (2c2b+ 1b1c R*2c)",
         ),
     ] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
-            .args(["verify", "-"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
         let text = std::fs::read(common::data_path(file)).unwrap();
-        child.stdin.take().unwrap().write_all(&text).unwrap();
-        let o = child.wait_with_output().unwrap();
+        let o = common::tsume_with_stdin(&["verify", "-"], &text);
         assert_eq!(o.status.code(), Some(0), "{file}: {}", common::stderr(&o));
         assert_eq!(common::stdout(&o).trim_end(), expected, "{file}");
     }

@@ -90,6 +90,24 @@ pub fn parse(text: &str) -> Result<Option<ProblemLine>, LineError> {
     }
 }
 
+/// The words of a position as a problem line or `tsume solve`'s argument writes it: a USI
+/// command's leading `position` dropped, then split at `moves` into the position's words
+/// and, when `moves` is written, the moves.
+pub fn position_and_moves(text: &str) -> (Vec<&str>, Option<Vec<&str>>) {
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    if words.first() == Some(&"position") {
+        words.remove(0);
+    }
+    match words.iter().position(|w| *w == "moves") {
+        Some(i) => {
+            let moves = words.split_off(i + 1);
+            words.truncate(i);
+            (words, Some(moves))
+        }
+        None => (words, None),
+    }
+}
+
 /// Reads an SFEN line: `<sfen> [<label>] [moves m1 m2 …] [# comment]`, the SFEN optionally
 /// `startpos` or prefixed with `sfen`, the whole optionally prefixed with `position` (a USI
 /// command copied from a GUI's log: `position sfen … moves …`, `position startpos moves …`,
@@ -102,18 +120,8 @@ pub fn parse_sfen_line(text: &str) -> Result<Option<ProblemLine>, LineError> {
     if body.is_empty() {
         return Ok(None);
     }
-    let mut words: Vec<&str> = body.split_whitespace().collect();
-    // As `tsume solve`'s `split_moves` (src/input.rs): a USI command's `position` is dropped.
-    if words.first() == Some(&"position") {
-        words.remove(0);
-    }
-    let (position, moves) = match words.iter().position(|w| *w == "moves") {
-        Some(i) => (
-            &words[..i],
-            Some(words[i + 1..].iter().map(|m| m.to_string()).collect()),
-        ),
-        None => (&words[..], None),
-    };
+    let (position, moves) = position_and_moves(body);
+    let moves = moves.map(|m| m.iter().map(|w| w.to_string()).collect());
     // `startpos` is one word; otherwise board, side, hands and an optional move number.
     let fields = if position.first() == Some(&"startpos") {
         1

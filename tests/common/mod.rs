@@ -49,6 +49,32 @@ pub fn tsume(args: &[&str]) -> std::process::Output {
         .expect("running the tsume binary")
 }
 
+/// Runs the `tsume` binary with `args` from the repository root, `input` on its standard
+/// input.
+pub fn tsume_with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running the tsume binary");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Sends SIGINT (a Ctrl-C) to the process `pid`, by `kill` (coreutils).
+pub fn interrupt(pid: u32) {
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+}
+
 pub fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
