@@ -340,6 +340,19 @@ fn is_bod_move_count(trimmed: &str) -> bool {
     number.len() < rest.len() && (number.is_empty() || number.starts_with([' ', '　', '\t']))
 }
 
+/// A line that ends a record's main line: `まで…`, the first `変化：`, or a move that is a
+/// terminal word (`詰み`, `投了` …). What follows is read by [`after_end`].
+fn ends_main_line(trimmed: &str) -> bool {
+    trimmed.starts_with("まで")
+        || trimmed.starts_with("変化")
+        || split_move_number(trimmed).is_some_and(|(_, body)| is_terminal(body))
+}
+
+/// A move line's body that is a terminal word, not a move.
+fn is_terminal(body: &str) -> bool {
+    TERMINALS.iter().any(|t| body.starts_with(t))
+}
+
 /// Whether a header key speaks of a hand (`…持駒`, `…持ち駒`).
 fn is_hand_key(key: &str) -> bool {
     key.contains("持駒") || key.contains("持ち駒")
@@ -498,7 +511,7 @@ impl Reader {
         if let Some((number, body)) = split_move_number(trimmed) {
             return self.move_line(n, number, body);
         }
-        if trimmed.starts_with("まで") || trimmed.starts_with("変化") {
+        if ends_main_line(trimmed) {
             return Ok(Flow::Stop);
         }
         if self.pos.is_some() {
@@ -557,7 +570,7 @@ impl Reader {
             ));
         }
         self.first_move_number.get_or_insert(number);
-        if TERMINALS.iter().any(|t| body.starts_with(t)) {
+        if is_terminal(body) {
             return Ok(Flow::Stop);
         }
         let p = self.pos.as_mut().expect("set above");
@@ -748,11 +761,7 @@ pub fn split_records(text: &str) -> Vec<RecordText<'_>> {
             continue;
         }
         if !(is_header(trimmed) || ended && starts_record(trimmed)) {
-            ended = ended
-                || trimmed.starts_with("まで")
-                || trimmed.starts_with("変化")
-                || split_move_number(trimmed)
-                    .is_some_and(|(_, body)| TERMINALS.iter().any(|t| body.starts_with(t)));
+            ended = ended || ends_main_line(trimmed);
             continue;
         }
         ended = false;
