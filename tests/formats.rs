@@ -363,6 +363,48 @@ fn bad_files_name_the_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The record of the starter pack's problem `id` (from its `# problem` line to its `まで`
+/// line).
+fn starter_record(id: &str) -> String {
+    let pack = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/starter/problems.kif"),
+    )
+    .unwrap();
+    let start = pack.find(&format!("# problem {id} ")).unwrap();
+    let end = start + pack[start..].find("まで").unwrap();
+    let end = end + pack[end..].find('\n').unwrap() + 1;
+    pack[start..end].to_string()
+}
+
+/// A move written with `生` (old 柿木将棋) is the move written with `不成`: the starter
+/// pack's problem whose first move is `６三桂不成(55)` is verified sound with `６三桂生(55)`;
+/// a `生` where no promotion is possible is refused, naming the line (exit 2).
+#[test]
+fn a_move_written_with_sei_is_read_as_funari() {
+    let dir = temp_dir("sei");
+    let record = starter_record("a36fbb136223749b");
+    assert!(record.contains("   1 ６三桂不成(55)\n"), "{record}");
+    let sei = dir.join("sei.kifu");
+    std::fs::write(&sei, record.replace("６三桂不成(55)", "６三桂生(55)")).unwrap();
+    let o = tsume(&["verify", sei.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("sound: mate in 15 (5e6c 7a7b "),
+        "{}",
+        stdout(&o)
+    );
+    // A drop cannot decline to promote.
+    assert!(record.contains("   7 ６二金打\n"), "{record}");
+    let line = record.lines().position(|l| l == "   7 ６二金打").unwrap() + 1;
+    let bad = dir.join("sei_drop.kifu");
+    std::fs::write(&bad, record.replace("６二金打", "６二金生")).unwrap();
+    assert_bad_file(
+        &bad,
+        &[&format!("line {line}"), "６二金生", "生 (not promoted)"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every way of cutting or garbling a record a little: each prefix (at every character),
 /// each line left out, each line doubled, and each line's first and last characters
 /// removed.

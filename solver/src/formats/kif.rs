@@ -9,7 +9,8 @@
 //!
 //! Reading accepts what the common writers produce: `王`/`玉`, `竜`/`龍`, one-character
 //! promoted names on the board and in moves (`杏 圭 全`) as well as `成香 成桂 成銀`,
-//! `同　` with or without the full-width space, optional `不成`, hand counts in kanji
+//! `同　` with or without the full-width space, optional `不成` (or `生`, as old 柿木将棋
+//! writes it; either is refused where the move cannot promote), hand counts in kanji
 //! (`歩十七`) or digits, `残り全部` (the side holds every piece not on the board or in the
 //! other hand, as in tsume diagrams), hand lines spelled `…の持ち駒`, `…持駒` or with `:`,
 //! `手合割：平手` and the standard handicaps, a BOD diagram's `手数＝N` line (skipped), and

@@ -215,6 +215,7 @@ fn parse_move(
         to,
         kind,
         promote,
+        declined,
         drop,
         from,
     } = read_move_text(body, previous_to)?;
@@ -223,8 +224,8 @@ fn parse_move(
         reason,
     };
     let us = pos.side_to_move();
-    let m = match from {
-        Some(from) if !drop => {
+    let m = match (from, declined) {
+        (Some(from), _) if !drop => {
             let piece = pos.piece_at(from);
             if piece != Some(Piece::new(us, kind)) {
                 return Err(illegal(format!(
@@ -233,7 +234,29 @@ fn parse_move(
                     notation::japanese_square(from)
                 )));
             }
+            if let Some(word) = declined {
+                if !kind.can_promote() {
+                    return Err(illegal(format!(
+                        "{word} (not promoted), but a {} never promotes",
+                        kind.japanese()
+                    )));
+                }
+                if !from.in_promotion_zone(us) && !to.in_promotion_zone(us) {
+                    return Err(illegal(format!(
+                        "{word} (not promoted), but a move from {} to {} cannot promote: \
+                         neither square is in the promotion zone",
+                        notation::japanese_square(from),
+                        notation::japanese_square(to)
+                    )));
+                }
+            }
             Move::normal(from, to, promote)
+        }
+        (_, Some(word)) => {
+            return Err(illegal(format!(
+                "{word} (not promoted) on a move without its origin square: a drop never \
+                 promotes, and a board move is written with its origin, as ２二歩不成(23)"
+            )))
         }
         _ => {
             if !PieceKind::HAND.contains(&kind) || promote {
@@ -253,11 +276,14 @@ struct MoveText {
     to: Square,
     kind: PieceKind,
     promote: bool,
+    /// How a declined promotion is written (`不成`, or `生` as old 柿木将棋 writes it).
+    declined: Option<&'static str>,
     drop: bool,
     from: Option<Square>,
 }
 
-/// Splits `２三銀成(32)` (or `同　銀`, `５五角打` …) into its parts.
+/// Splits `２三銀成(32)` (or `同　銀`, `５五角打`, `３三桂不成(45)`, `３三桂生(45)` …) into its
+/// parts.
 fn read_move_text(body: &str, previous_to: Option<Square>) -> Result<MoveText, KifErrorKind> {
     let bad = || KifErrorKind::BadMove(body.to_string());
     let (to, rest) = match body.strip_prefix('同') {
@@ -275,14 +301,16 @@ fn read_move_text(body: &str, previous_to: Option<Square>) -> Result<MoveText, K
         }
     };
     let (kind, rest) = read_piece(rest).ok_or_else(bad)?;
-    let (promote, drop, rest) = if let Some(r) = rest.strip_prefix("不成") {
-        (false, false, r)
+    let (promote, declined, drop, rest) = if let Some(r) = rest.strip_prefix("不成") {
+        (false, Some("不成"), false, r)
+    } else if let Some(r) = rest.strip_prefix('生') {
+        (false, Some("生"), false, r)
     } else if let Some(r) = rest.strip_prefix('成') {
-        (true, false, r)
+        (true, None, false, r)
     } else if let Some(r) = rest.strip_prefix('打') {
-        (false, true, r)
+        (false, None, true, r)
     } else {
-        (false, false, rest)
+        (false, None, false, rest)
     };
     let (from, rest) = match rest.strip_prefix('(') {
         Some(r) => {
@@ -305,6 +333,7 @@ fn read_move_text(body: &str, previous_to: Option<Square>) -> Result<MoveText, K
         to,
         kind,
         promote,
+        declined,
         drop,
         from,
     })

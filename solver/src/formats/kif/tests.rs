@@ -413,3 +413,72 @@ fn errors_quote_the_text_as_written() {
     let e = parse(&text).unwrap_err().to_string();
     assert!(e.contains("「猫」 is not a piece that can be held"), "{e}");
 }
+
+/// TSUME's diagram with Black's rook on file 2, `rank`, instead of its pawn on ２三 and its
+/// rook in hand, and `moves` as the main line.
+fn rook_record(rank: &str, moves: &str) -> String {
+    let head = TSUME.split("手数----").next().unwrap();
+    let empty = format!("| ・ ・ ・ ・ ・ ・ ・ ・ ・|{rank}");
+    let rook = format!("| ・ ・ ・ ・ ・ ・ ・ 飛 ・|{rank}");
+    let head = head
+        .replace(
+            "| ・ ・ ・ ・ ・ ・ ・ 歩 ・|三",
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三",
+        )
+        .replace(&empty, &rook)
+        .replace("先手の持駒：飛", "先手の持駒：なし")
+        .replace("歩十七", "歩十八");
+    format!("{head}手数----指手---------消費時間--\n{moves}")
+}
+
+/// `生` (old 柿木将棋 and other writers) is read as `不成`, where `不成` is read: after
+/// the piece of a board move that could promote.
+#[test]
+fn sei_is_read_as_funari() {
+    // The rook on ２三 is in the promotion zone: 不成 and 生 are the same move.
+    let funari = parse(&rook_record("三", "   1 ２二飛不成(23)\n")).unwrap();
+    let sei = parse(&rook_record("三", "   1 ２二飛生(23)\n")).unwrap();
+    assert_eq!(sei, funari);
+    let usi: Vec<String> = sei.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi, ["2c2b"]);
+    // With the time after it.
+    let timed = rook_record("三", "   1 ２二飛生(23)   ( 0:01/00:00:01)\n");
+    assert_eq!(parse(&timed).unwrap().moves, funari.moves);
+    // 成 after 生 is not a move.
+    let e = parse(&rook_record("三", "   1 ２二飛生成(23)\n")).unwrap_err();
+    assert!(matches!(e.kind, KifErrorKind::BadMove(_)), "{e}");
+}
+
+/// A non-promotion (`不成`, or `生`) where the move cannot promote is refused, naming the
+/// line: on a drop, on a piece that never promotes, and on a move outside the promotion
+/// zone.
+#[test]
+fn a_meaningless_non_promotion_is_refused() {
+    for word in ["不成", "生"] {
+        for (line, good, bad) in [
+            // A drop: a move without its origin.
+            (19, "   3 ２三飛打", format!("   3 ２三飛{word}")),
+            // A king cannot promote.
+            (
+                18,
+                "   2 １三玉(12)   ( 0:00/00:00:00)",
+                format!("   2 １三玉{word}(12)"),
+            ),
+        ] {
+            let e = parse(&TSUME.replace(good, &bad)).unwrap_err();
+            assert_eq!(e.line, line, "{bad}: {e}");
+            assert!(
+                matches!(&e.kind, KifErrorKind::IllegalMove { reason, .. } if reason.contains(word)),
+                "{bad}: {e}"
+            );
+        }
+        // Outside the promotion zone: the rook from ２五 to ２四.
+        let text = rook_record("五", &format!("   1 ２四飛{word}(25)\n"));
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.line, 17, "{e}");
+        assert!(e.to_string().contains("promotion zone"), "{e}");
+        // Without the word, the same move is read.
+        let plain = parse(&text.replace(word, "")).unwrap();
+        assert_eq!(plain.moves[0].to_string(), "2e2d");
+    }
+}
