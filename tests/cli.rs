@@ -414,6 +414,51 @@ fn a_kif_file_of_several_records_is_refused() {
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
 
+/// A KIF move with its square before `同` (`５一同金(41)`, as some writers put it) is read
+/// when the square is the previous move's destination, and is bad input naming the line
+/// and both squares when it is not (`solve` and `verify`: exit 2).
+#[test]
+fn a_square_before_dou_must_be_the_previous_destination() {
+    let pack = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/problems/starter/problems.kif"
+    ))
+    .unwrap();
+    let start = pack.find("# problem a36fbb136223749b ").unwrap();
+    let end = start + pack[start..].find("まで").unwrap();
+    let record = &pack[start..end + pack[end..].find('\n').unwrap() + 1];
+    assert_eq!(record.matches("   6 同　金(41)\n").count(), 1, "{record}");
+    let line = record.lines().position(|l| l == "   6 同　金(41)").unwrap() + 1;
+    let dir = std::env::temp_dir().join(format!("tsume-square-dou-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let same = dir.join("same.kifu");
+    std::fs::write(
+        &same,
+        record.replace("   6 同　金(41)", "   6 ５一同金(41)"),
+    )
+    .unwrap();
+    let o = tsume(&["verify", same.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains(": sound: mate in 15"), "{}", stdout(&o));
+    let other = dir.join("other.kifu");
+    std::fs::write(
+        &other,
+        record.replace("   6 同　金(41)", "   6 ５二同金(41)"),
+    )
+    .unwrap();
+    let path = other.to_str().unwrap();
+    for command in ["solve", "verify"] {
+        assert_bad_input(
+            &[command, path],
+            &[
+                &format!("line {line}: 「５二同金(41)」 writes ５二 and 同"),
+                "the previous move went to ５一",
+            ],
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A mistyped file name or a directory is named as what it is, with what `solve` reads,
 /// instead of "malformed SFEN" (exit 2); empty standard input (`-`) is named too.
 #[test]

@@ -9,7 +9,8 @@
 //!
 //! Reading accepts what the common writers produce: `王`/`玉`, `竜`/`龍`, one-character
 //! promoted names on the board and in moves (`杏 圭 全`) as well as `成香 成桂 成銀`,
-//! `同　` with or without the full-width space, optional `不成` (or `生`, as old 柿木将棋
+//! `同　` with or without the full-width space (and after the square, `１五同歩(14)`, when
+//! that is the previous move's destination), optional `不成` (or `生`, as old 柿木将棋
 //! writes it; either is refused where the move cannot promote), hand counts in kanji
 //! (`歩十七`) or digits, `残り全部` (the side holds every piece not on the board or in the
 //! other hand, as in tsume diagrams), hand lines spelled `…の持ち駒`, `…持駒` or with `:`,
@@ -22,6 +23,7 @@ use crate::moves::Move;
 use crate::piece::PieceKind;
 use crate::position::{Position, PositionError};
 use crate::setup::Setup;
+use crate::square::Square;
 
 /// Text encodings of record files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,6 +166,16 @@ pub enum KifErrorKind {
         /// Why it is not legal there.
         reason: String,
     },
+    /// A move that writes its square before `同` (`１五同歩(14)`), where that square is not
+    /// the previous move's destination, which `同` names.
+    SameSquare {
+        /// The move as written.
+        text: String,
+        /// The square written before `同`.
+        written: Square,
+        /// The previous move's destination.
+        previous: Square,
+    },
     /// Move numbers that do not follow each other.
     MoveNumber {
         /// The number the move should have had.
@@ -215,6 +227,17 @@ impl fmt::Display for KifError {
             UnknownLine(s) => write!(f, "not a KIF line: 「{s}」"),
             BadMove(s) => write!(f, "unreadable move: 「{s}」"),
             IllegalMove { text, reason } => write!(f, "illegal move 「{text}」: {reason}"),
+            SameSquare {
+                text,
+                written,
+                previous,
+            } => write!(
+                f,
+                "「{text}」 writes {} and 同 (the previous move's square), but the previous move \
+                 went to {}",
+                crate::notation::japanese_square(*written),
+                crate::notation::japanese_square(*previous)
+            ),
             MoveNumber { expected, found } => {
                 write!(f, "move number {found} where {expected} was expected")
             }

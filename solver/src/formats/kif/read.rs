@@ -282,22 +282,42 @@ struct MoveText {
     from: Option<Square>,
 }
 
-/// Splits `２三銀成(32)` (or `同　銀`, `５五角打`, `３三桂不成(45)`, `３三桂生(45)` …) into its
-/// parts.
-fn read_move_text(body: &str, previous_to: Option<Square>) -> Result<MoveText, KifErrorKind> {
+/// Splits `２三銀成(32)` (or `同　銀`, `５五角打`, `３三桂不成(45)`, `３三桂生(45)`, `１五同歩(14)`
+/// …) into its parts.
+fn read_move_text<'a>(
+    body: &'a str,
+    previous_to: Option<Square>,
+) -> Result<MoveText, KifErrorKind> {
     let bad = || KifErrorKind::BadMove(body.to_string());
+    // 同 names the previous move's destination.
+    let same = |rest: &'a str| -> Result<(Square, &'a str), KifErrorKind> {
+        let to = previous_to.ok_or_else(|| KifErrorKind::IllegalMove {
+            text: body.trim_end().to_string(),
+            reason: "同 (same square) on the first move".to_string(),
+        })?;
+        Ok((to, rest.trim_start_matches([' ', '　'])))
+    };
     let (to, rest) = match body.strip_prefix('同') {
-        Some(r) => {
-            let to = previous_to.ok_or_else(|| KifErrorKind::IllegalMove {
-                text: body.to_string(),
-                reason: "同 (same square) on the first move".to_string(),
-            })?;
-            (to, r.trim_start_matches([' ', '　']))
-        }
+        Some(r) => same(r)?,
         None => {
             let mut chars = body.chars();
             let (f, r) = (chars.next().ok_or_else(bad)?, chars.next().ok_or_else(bad)?);
-            (parse_square(f, r).ok_or_else(bad)?, chars.as_str())
+            let written = parse_square(f, r).ok_or_else(bad)?;
+            match chars.as_str().strip_prefix('同') {
+                // `１五同歩(14)`: the square, then 同, which must agree.
+                Some(r) => {
+                    let (previous, rest) = same(r)?;
+                    if written != previous {
+                        return Err(KifErrorKind::SameSquare {
+                            text: body.trim_end().to_string(),
+                            written,
+                            previous,
+                        });
+                    }
+                    (written, rest)
+                }
+                None => (written, chars.as_str()),
+            }
         }
     };
     let (kind, rest) = read_piece(rest).ok_or_else(bad)?;

@@ -482,3 +482,73 @@ fn a_meaningless_non_promotion_is_refused() {
         assert_eq!(plain.moves[0].to_string(), "2e2d");
     }
 }
+
+/// The starter pack's problem a36fbb136223749b, its first six moves: the sixth takes on
+/// the fifth's square (`同　金(41)`).
+const RECAPTURE: &str = "\
+後手の持駒：飛二　金　銀三　桂三　香三　歩十八
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+| ・v金v玉 ・v金v金 ・ ・ ・|一
+| ・ ・ 角 ・ ・ 角 ・ ・ ・|二
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|三
+| ・ 杏 ・ 銀 ・ ・ ・ ・ ・|四
+| ・ ・ ・ ・ 桂 ・ ・ ・ ・|五
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|六
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|七
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|八
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|九
++---------------------------+
+先手の持駒：なし
+手数----指手---------消費時間--
+   1 ６三桂不成(55)
+   2 ７二玉(71)
+   3 ７三成香(84)
+   4 ６一玉(72)
+   5 ５一桂成(63)
+   6 同　金(41)
+";
+
+/// `５一同金(41)`: some writers put the square before `同`. It is read when the square is
+/// the previous move's destination, with or without a space after `同`, as `同　金(41)` and
+/// `同金(41)` are.
+#[test]
+fn a_square_before_dou_is_read_when_it_is_the_previous_destination() {
+    let want = parse(RECAPTURE).unwrap();
+    assert_eq!(want.moves[5].to_string(), "4a5a");
+    for same in ["５一同金(41)", "５一同　金(41)", "同金(41)", "同 金(41)"] {
+        let text = RECAPTURE.replace("同　金(41)", same);
+        assert_eq!(parse(&text).unwrap(), want, "{same}");
+    }
+    // With the time after it.
+    let text = RECAPTURE.replace("同　金(41)", "５一同金(41)   ( 0:01/00:00:01)");
+    assert_eq!(parse(&text).unwrap(), want);
+}
+
+/// A square before `同` that is not the previous move's destination is an error naming
+/// the line and both squares; `同` on the first move is refused with or without a square.
+#[test]
+fn a_square_before_dou_that_is_not_the_previous_destination_is_refused() {
+    let text = RECAPTURE.replace("同　金(41)", "５二同金(41)");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, 21, "{e}");
+    assert_eq!(
+        e.kind,
+        KifErrorKind::SameSquare {
+            text: "５二同金(41)".to_string(),
+            written: Square::new(4, 1),
+            previous: Square::new(4, 0),
+        }
+    );
+    let message = e.to_string();
+    assert!(message.starts_with("line 21: "), "{message}");
+    for needle in ["５二同金(41)", "５二", "５一"] {
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+    for first in ["５五同桂(55)", "同　桂(55)"] {
+        let text = RECAPTURE.replace("６三桂不成(55)", first);
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.line, 16, "{first}: {e}");
+        assert!(e.to_string().contains("first move"), "{first}: {e}");
+    }
+}
