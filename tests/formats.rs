@@ -357,6 +357,26 @@ fn bad_files_name_the_line() {
     let bad = dir.join("bad_piece.csa");
     std::fs::write(&bad, csa_text.replace("P5-FU", "P5-XX")).unwrap();
     assert_bad_file(&bad, &["line 8", "unknown piece"]);
+    // No side-to-move line: the CSA standard requires one after the position, so the file
+    // is refused, naming what is missing and what came instead.
+    assert_eq!(csa_lines[17], "-", "{csa_text}");
+    let no_side = dir.join("no_side.csa");
+    std::fs::write(&no_side, csa_text.replace("P-00KA\n-\n", "P-00KA\n")).unwrap();
+    assert_bad_file(
+        &no_side,
+        &[
+            "line 18: no side-to-move line",
+            "the CSA standard requires a line of only '+' (Black to move) or '-' (White to \
+             move) after the position",
+            "\"-0057KA\" comes first",
+        ],
+    );
+    let diagram_only = dir.join("diagram_only.csa");
+    std::fs::write(&diagram_only, csa_lines[..17].join("\n")).unwrap();
+    assert_bad_file(
+        &diagram_only,
+        &["line 17: no side-to-move line", "the file ends first"],
+    );
 
     // A file that does not exist.
     assert_bad_file(&dir.join("missing.kif"), &["cannot read", "missing.kif"]);

@@ -1,7 +1,10 @@
 //! CSA records (CSA standard file format, V2.2): `P1`…`P9` board rows or `PI`, piece
 //! placements `P+00KI` (a hand) and `P+55KA` (a square), `P-00AL` (that side holds every
 //! remaining piece, as tsume files write the defender's hand), the side to move (`+`/`-`)
-//! and the moves (`+7776FU`, `-0055KA`).
+//! and the moves (`+7776FU`, `-0055KA`). The side-to-move line is required, as the standard
+//! says (V2.2 and V3.0: the starting position includes the side to move, and only the
+//! record information, the moves and the comments may be left out): a file without it is
+//! refused ([`CsaErrorKind::MissingSide`]), not read with a side guessed.
 //!
 //! [`parse`] returns the starting position as a validated [`Setup`] with the moves of the
 //! first game in the file (up to a `%` special move or `/`); every error carries the 1-based
@@ -49,8 +52,14 @@ pub enum CsaErrorKind {
         /// The numbers of the missing rows (1 to 9).
         missing: Vec<usize>,
     },
-    /// The position is never closed by a side-to-move line (`+` or `-`).
-    MissingSide,
+    /// The position is not closed by a side-to-move line (`+` or `-` alone), which the CSA
+    /// standard requires (V2.2 and V3.0: the starting position includes the side to move
+    /// and cannot be left out).
+    MissingSide {
+        /// What comes where the line should be (a move, `%…`, `T…`, `/`), or `None` when
+        /// the text ends first.
+        found: Option<String>,
+    },
     /// A `Pn` row that cannot be read.
     BadBoardRow(String),
     /// A `P+`/`P-`/`PI` placement that cannot be read or applied.
@@ -85,10 +94,17 @@ impl fmt::Display for CsaError {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            MissingSide => write!(
-                f,
-                "the position has no side-to-move line ('+' or '-'): is the file truncated?"
-            ),
+            MissingSide { found } => {
+                write!(
+                    f,
+                    "no side-to-move line: the CSA standard requires a line of only '+' \
+                     (Black to move) or '-' (White to move) after the position, and "
+                )?;
+                match found {
+                    Some(found) => write!(f, "\"{found}\" comes first"),
+                    None => write!(f, "the file ends first (is it truncated?)"),
+                }
+            }
             BadBoardRow(s) => write!(f, "bad board row: {s}"),
             BadPlacement(s) => write!(f, "bad piece placement: {s}"),
             UnknownLine(s) => write!(f, "not a CSA line: \"{s}\""),
@@ -453,24 +469,26 @@ impl Reader {
                 let (k, v) = stmt[1..].split_once(':').unwrap_or((&stmt[1..], ""));
                 self.headers.push((k.to_string(), v.to_string()));
             }
-            'T' if self.pos.is_some() => {}
-            '%' if self.pos.is_some() => return Ok(Flow::Stop),
-            '/' => return Ok(Flow::Stop),
             'P' if self.pos.is_none() => self.b.statement(stmt, n).map_err(|k| err(n, k))?,
             '+' | '-' if stmt.len() == 1 && self.pos.is_none() => {
                 self.pos = Some(self.b.finish(n, first)?);
             }
-            '+' | '-' if self.pos.is_some() => {
-                let p = self.pos.as_mut().expect("checked");
+            // What follows the position, before the line that closes it.
+            '+' | '-' | 'T' | '%' | '/' if self.pos.is_none() => {
+                return Err(err(
+                    n,
+                    CsaErrorKind::MissingSide {
+                        found: Some(stmt.to_string()),
+                    },
+                ))
+            }
+            'T' => {}
+            '%' | '/' => return Ok(Flow::Stop),
+            '+' | '-' => {
+                let p = self.pos.as_mut().expect("checked above");
                 let m = parse_move(stmt, p).map_err(|k| err(n, k))?;
                 self.moves.push(m);
                 p.do_move(m);
-            }
-            '+' | '-' => {
-                return Err(err(
-                    n,
-                    CsaErrorKind::BadMove(format!("{stmt} (a move before the side-to-move line)")),
-                ))
             }
             _ => return Err(err(n, CsaErrorKind::UnknownLine(stmt.to_string()))),
         }
@@ -481,7 +499,7 @@ impl Reader {
     fn finish(self, last_line: usize) -> Result<CsaRecord, CsaError> {
         let Some(mut start) = self.pos else {
             let kind = if self.seen {
-                CsaErrorKind::MissingSide
+                CsaErrorKind::MissingSide { found: None }
             } else {
                 CsaErrorKind::Empty
             };
@@ -642,7 +660,10 @@ P-00AL
         let lines: Vec<&str> = TSUME.lines().collect();
         let cut = lines[..7].join("\n");
         let e = parse(&cut).unwrap_err();
-        assert_eq!((e.line, e.kind), (7, CsaErrorKind::MissingSide));
+        assert_eq!(
+            (e.line, e.kind),
+            (7, CsaErrorKind::MissingSide { found: None })
+        );
         let cut = format!("{}\n+\n", lines[..7].join("\n"));
         let e = parse(&cut).unwrap_err();
         assert_eq!(e.line, 8);
@@ -671,6 +692,50 @@ P-00AL
         assert_eq!(e.line, 17);
         assert!(matches!(e.kind, CsaErrorKind::IllegalMove { .. }), "{e}");
         assert_eq!(parse("'x\n").unwrap_err().kind, CsaErrorKind::Empty);
+    }
+
+    /// The CSA standard requires the side-to-move line (`+` or `-` alone) after the
+    /// position: a file without it is refused, naming the line and what came instead.
+    #[test]
+    fn a_missing_side_to_move_line_is_named() {
+        let without = TSUME.replace("P-00AL\n+\n", "P-00AL\n");
+        let head = TSUME.split("+\n+2322TO").next().unwrap();
+        for (text, line, found) in [
+            // The moves follow the position directly.
+            (without.clone(), 14, Some("+2322TO")),
+            // The position alone, or with its end.
+            (head.to_string(), 13, None),
+            (format!("{head}%TSUMI\n"), 14, Some("%TSUMI")),
+            (format!("{head}T0\n"), 14, Some("T0")),
+            // Another game after a separator.
+            (format!("{head}/\n{TSUME}"), 14, Some("/")),
+        ] {
+            let e = parse(&text).unwrap_err();
+            assert_eq!(
+                (e.line, &e.kind),
+                (
+                    line,
+                    &CsaErrorKind::MissingSide {
+                        found: found.map(str::to_string)
+                    }
+                ),
+                "{e}\n{text}"
+            );
+            let message = e.to_string();
+            assert!(
+                message.contains("no side-to-move line")
+                    && message.contains("the CSA standard requires")
+                    && message.contains("'+' (Black to move) or '-' (White to move)"),
+                "{message}"
+            );
+            match found {
+                Some(found) => assert!(message.contains(&format!("\"{found}\"")), "{message}"),
+                None => assert!(message.contains("the file ends"), "{message}"),
+            }
+        }
+        // A comma-separated statement on the position's last line counts too.
+        let e = parse(&without.replace("P-00AL\n+2322TO,T3", "P-00AL,+2322TO,T3")).unwrap_err();
+        assert_eq!(e.line, 13, "{e}");
     }
 
     #[test]
