@@ -121,20 +121,25 @@ pub fn parse_moves(pos: &Position, moves: &[String]) -> Result<Vec<Move>, InputE
         .collect()
 }
 
-/// A problem as given to `tsume solve`: the set-up written, and the moves to play from it
-/// before solving (only an SFEN argument can have them).
+/// A problem as given to `tsume solve`: the set-up written, the moves to play from it
+/// before solving (only an SFEN argument can have them), and the record's headers.
 #[derive(Clone, Debug)]
 pub struct Problem {
     pub setup: Setup,
     pub moves: Vec<String>,
+    /// A KIF or CSA record's headers, as KIF `key：value` pairs (`表題`, `作者` …; a CSA
+    /// record's through [`csa::headers_to_kif`]); none for an SFEN.
+    pub headers: Vec<(String, String)>,
 }
 
 impl Problem {
-    /// The problem of a set-up alone, no moves to play (a KIF or CSA record's diagram).
-    fn of_setup(setup: Setup) -> Problem {
+    /// The problem of a record's set-up and headers, no moves to play (a KIF or CSA
+    /// record's diagram).
+    fn of_record(setup: Setup, headers: Vec<(String, String)>) -> Problem {
         Problem {
             setup,
             moves: Vec::new(),
+            headers,
         }
     }
 
@@ -243,7 +248,11 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                     _ => InputError::MalformedSfen(e),
                 }
             })?;
-            Ok(Problem { setup, moves })
+            Ok(Problem {
+                setup,
+                moves,
+                headers: Vec::new(),
+            })
         }
         Format::Kif => {
             let utf8_only = Path::new(arg)
@@ -272,8 +281,8 @@ fn kif_problem(name: &str, text: &str) -> Result<Problem, InputError> {
             records,
         });
     }
-    kif::parse_setup(text)
-        .map(Problem::of_setup)
+    kif::parse(text)
+        .map(|record| Problem::of_record(record.setup, record.headers))
         .map_err(|error| InputError::Kif {
             path: name.to_string(),
             error,
@@ -282,8 +291,8 @@ fn kif_problem(name: &str, text: &str) -> Result<Problem, InputError> {
 
 /// The problem of a CSA text (`name` for the messages).
 fn csa_problem(name: &str, text: &str) -> Result<Problem, InputError> {
-    csa::parse_setup(text)
-        .map(Problem::of_setup)
+    csa::parse(text)
+        .map(|record| Problem::of_record(record.setup, csa::headers_to_kif(&record.headers)))
         .map_err(|error| InputError::Csa {
             path: name.to_string(),
             error,
@@ -350,6 +359,7 @@ fn one_sfen_line_in(text: &str) -> Option<Problem> {
     Some(Problem {
         setup: line.setup,
         moves: line.solution.unwrap_or_default(),
+        headers: Vec::new(),
     })
 }
 
@@ -370,24 +380,29 @@ pub enum Output {
     /// The result, the USI line and the Japanese line (or JSON with --json).
     Text,
     /// A KIF record (UTF-8) of the position and the solution, ending in 詰み (mate), 不詰
-    /// (no mate) or 中断 (limit reached).
+    /// (no mate) or 中断 (limit reached), with the input record's headers (表題, 作者 …).
     Kif,
     /// A CSA V2.2 record of the position and the solution, ending in %TSUMI, %FUZUMI or
-    /// %CHUDAN.
+    /// %CHUDAN, with the input record's headers ($TITLE, N+ …).
     Csa,
 }
 
-/// The record of a solve, to print on stdout (the statistics go to stderr here).
+/// The record of a solve, to print on stdout (the statistics go to stderr here), with the
+/// input record's `headers` (KIF keys; see [`record_headers`]).
 pub fn record_text(
     pos: &Position,
     moves: &[Move],
     ending: tsume_solver::kif::Ending,
     report: &tsume_solver::dfpn::SolveReport,
     output: Output,
+    headers: &[(String, String)],
 ) -> String {
+    let headers = record_headers(headers);
     let text = match output {
-        Output::Kif => kif::write(pos, moves, ending),
-        Output::Csa | Output::Text => csa::write(pos, moves, ending),
+        Output::Kif => kif::write_with_headers(pos, moves, ending, &headers),
+        Output::Csa | Output::Text => {
+            csa::write_with_headers(pos, moves, ending, &csa::headers_from_kif(&headers))
+        }
     };
     eprintln!(
         "nodes {} time {:.3}s",
@@ -395,4 +410,15 @@ pub fn record_text(
         report.elapsed.as_secs_f64()
     );
     text
+}
+
+/// The headers of an input record that go into the record of its solve: all of them (the
+/// title, the author, the number, where it was published …) but `手数`, the length claimed,
+/// which the record's own moves replace (they may be of another length, or no mate).
+fn record_headers(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .filter(|(key, _)| key != "手数")
+        .cloned()
+        .collect()
 }

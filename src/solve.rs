@@ -92,7 +92,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return bad_input(e),
     };
-    let (pos, defender_to_move) = match read_position(&args) {
+    let (pos, defender_to_move, headers) = match read_position(&args) {
         Ok(p) => p,
         Err(e) => return bad_input(e),
     };
@@ -136,7 +136,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         input::Output::Text => {
             text_answer(&pos, &answer, &report, args.rules, tsume_extras.as_ref())
         }
-        output => record_answer(&pos, &answer, &report, output),
+        output => record_answer(&pos, &answer, &report, output, &headers),
     };
     if let Err(e) = crate::output::write_stdout(&text) {
         return bad_input(format!("writing the answer: {e}"));
@@ -145,15 +145,20 @@ pub fn run(args: SolveArgs) -> ExitCode {
     ExitCode::from(answer.exit_code())
 }
 
-/// The position to solve and whether its side to move defends, with the notes that go
-/// with it on stderr; `Err` for bad input.
-fn read_position(args: &SolveArgs) -> Result<(Position, bool), PositionInputError> {
-    let (pos, moves_played) = input::load_problem(&args.sfen, args.format).and_then(|problem| {
-        Ok((
-            problem.position(args.fill_defender_hand)?,
-            problem.moves.len(),
-        ))
-    })?;
+/// The headers of an input record (KIF keys; none for an SFEN).
+type Headers = Vec<(String, String)>;
+
+/// The position to solve, whether its side to move defends, and the input record's
+/// headers, with the notes that go with them on stderr; `Err` for bad input.
+fn read_position(args: &SolveArgs) -> Result<(Position, bool, Headers), PositionInputError> {
+    let (pos, moves_played, headers) =
+        input::load_problem(&args.sfen, args.format).and_then(|problem| {
+            Ok((
+                problem.position(args.fill_defender_hand)?,
+                problem.moves.len(),
+                problem.headers,
+            ))
+        })?;
     let defender_to_move = defender_to_move(&pos, moves_played)?;
     if defender_to_move && args.variations {
         return Err(PositionInputError::VariationsForDefender);
@@ -178,7 +183,7 @@ fn read_position(args: &SolveArgs) -> Result<(Position, bool), PositionInputErro
             missing.to_sfen((pos.side_to_move() == Color::White) != defender_to_move)
         );
     }
-    Ok((pos, defender_to_move))
+    Ok((pos, defender_to_move, headers))
 }
 
 /// Who attacks, as `tsume usi` reads it: the side to move, unless it is in check, when it
@@ -312,12 +317,14 @@ fn solve(
     (report, Some(extras))
 }
 
-/// The answer as a KIF or CSA record (a limit reached is noted on stderr).
+/// The answer as a KIF or CSA record, with the input record's headers (a limit reached is
+/// noted on stderr).
 fn record_answer(
     pos: &Position,
     answer: &Answer,
     report: &SolveReport,
     output: input::Output,
+    headers: &[(String, String)],
 ) -> String {
     if let Answer::Mate {
         stopped: Some(stop),
@@ -326,7 +333,14 @@ fn record_answer(
     {
         eprintln!("note: {}: {}", unsettled_reason(*stop), answer.headline());
     }
-    input::record_text(pos, answer.moves(), answer.record_ending(), report, output)
+    input::record_text(
+        pos,
+        answer.moves(),
+        answer.record_ending(),
+        report,
+        output,
+        headers,
+    )
 }
 
 fn color_name(color: Color) -> &'static str {

@@ -263,6 +263,79 @@ fn solve_writes_kif_and_csa_records() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// `tsume solve FILE --output kif|csa` carries the input record's headers (title,
+/// author, number, publication …) into the record it writes, from KIF and from CSA, but
+/// not the claimed length (`手数`): the record's moves replace it. An SFEN has none.
+#[test]
+fn solve_records_keep_the_input_records_headers() {
+    let dir = temp_dir("headers");
+    let kif_text = common::read_data("verify_mate3.kif").replace(
+        "表題：三手詰\n",
+        "表題：三手詰\n作者：誰か\n作品番号：3\n発表誌：詰将棋パラダイス\n手数：5\n",
+    );
+    let kif_in = dir.join("headers.kifu");
+    std::fs::write(&kif_in, &kif_text).unwrap();
+    let kept = [
+        ("表題", "三手詰"),
+        ("作者", "誰か"),
+        ("作品番号", "3"),
+        ("発表誌", "詰将棋パラダイス"),
+    ]
+    .map(|(k, v)| (k.to_string(), v.to_string()));
+    let solve = |path: &Path, output: &str| {
+        let o = tsume(&["solve", path.to_str().unwrap(), "--output", output]);
+        assert_eq!(o.status.code(), Some(0), "{path:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    // KIF in, KIF out: the headers as they were, before the position.
+    let text = solve(&kif_in, "kif");
+    assert!(
+        text.contains(
+            "表題：三手詰\n作者：誰か\n作品番号：3\n発表誌：詰将棋パラダイス\n後手の持駒："
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("手数："), "{text}");
+    let r = kif::parse(&text).unwrap();
+    assert_eq!(r.headers, kept);
+    let usi: Vec<String> = r.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi, ["2c2b+", "1b1c", "R*2c"]);
+    // KIF in, CSA out: 表題 is $TITLE, the others keep their keys.
+    let text = solve(&kif_in, "csa");
+    assert!(text.starts_with("'CSA encoding=UTF-8\nV2.2\n"), "{text}");
+    assert!(
+        text.contains("$TITLE:三手詰\n$作者:誰か\n$作品番号:3\n$発表誌:詰将棋パラダイス\nP1"),
+        "{text}"
+    );
+    assert!(!text.contains("手数"), "{text}");
+    let r = csa::parse(&text).unwrap();
+    assert_eq!(csa::headers_to_kif(&r.headers), kept);
+    // CSA in ($TITLE, and that CSA record back): the same headers, in KIF and in CSA.
+    let csa_in = dir.join("headers.csa");
+    std::fs::write(&csa_in, &text).unwrap();
+    let r = kif::parse(&solve(&csa_in, "kif")).unwrap();
+    assert_eq!(r.headers, kept);
+    assert_eq!(solve(&csa_in, "csa"), text);
+    let plain_csa = dir.join("title.csa");
+    std::fs::write(
+        &plain_csa,
+        common::read_data("verify_mate3.csa").replace("V2.2\n", "V2.2\n$TITLE:三手詰\n"),
+    )
+    .unwrap();
+    let text = solve(&plain_csa, "kif");
+    assert!(text.contains("\n表題：三手詰\n後手の持駒："), "{text}");
+    // An SFEN: no headers, the record as before.
+    let sfen = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+    let o = tsume(&["solve", sfen, "--output", "kif"]);
+    let text = stdout(&o);
+    let pos = Position::from_sfen(sfen).unwrap();
+    let moves = kif::parse(&text).unwrap().moves;
+    assert_eq!(text, kif::write(&pos, &moves, Ending::Mate));
+    let o = tsume(&["solve", sfen, "--output", "csa"]);
+    assert_eq!(stdout(&o), csa::write(&pos, &moves, Ending::Mate));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tsume-formats-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -8,7 +8,9 @@
 //!
 //! [`parse`] returns the starting position as a validated [`Setup`] with the moves of the
 //! first game in the file (up to a `%` special move or `/`); every error carries the 1-based
-//! line number. [`write()`] produces V2.2 text with the board as `P1`…`P9` rows.
+//! line number. [`write()`] produces V2.2 text with the board as `P1`…`P9` rows,
+//! [`write_with_headers`] with record information (`N+`, `$TITLE:` …) too, which
+//! [`headers_from_kif`] and [`headers_to_kif`] translate from and to KIF headers.
 
 use std::fmt;
 
@@ -415,7 +417,14 @@ pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
         if line.starts_with('\'') {
             continue; // a comment: commas in it are not separators
         }
-        for stmt in line.split(',') {
+        // Nor in a name or a `$` line (`$EVENT:第1回, 予選`): text, not statements.
+        let text = line.starts_with(['$']) || line.starts_with("N+") || line.starts_with("N-");
+        let statements = if text {
+            vec![line]
+        } else {
+            line.split(',').collect()
+        };
+        for stmt in statements {
             if reader.statement(n, stmt)? == Flow::Stop {
                 break 'lines;
             }
@@ -516,6 +525,56 @@ impl Reader {
     }
 }
 
+/// KIF header keys with a CSA counterpart: the players (`N+`, `N-`), the V2.2 standard's
+/// `$EVENT`, `$SITE` and `$OPENING`, V3.0's `$NOTE`, and `$TITLE` for the title (a
+/// keyword of the standard's "`$(keyword):(data)`" kind, not one it defines). For the
+/// players, the first key of a side is the one read from CSA.
+const KIF_CSA_KEYS: [(&str, &str); 9] = [
+    ("先手", "N+"),
+    ("後手", "N-"),
+    ("下手", "N+"),
+    ("上手", "N-"),
+    ("棋戦", "EVENT"),
+    ("場所", "SITE"),
+    ("戦型", "OPENING"),
+    ("備考", "NOTE"),
+    ("表題", "TITLE"),
+];
+
+/// A KIF record's headers ([`crate::kif::KifRecord::headers`]) as CSA record information
+/// (as [`CsaRecord::headers`] holds it, for [`write_with_headers`]): the keys with a CSA
+/// counterpart are renamed (`先手` → `N+`, `表題` → `TITLE`, `棋戦` → `EVENT` …), any other
+/// is kept as it is (`作者` → `$作者:…`, a keyword of the standard's `$(keyword):(data)`
+/// kind).
+pub fn headers_from_kif(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(key, value)| {
+            let csa = KIF_CSA_KEYS
+                .iter()
+                .find(|(kif, _)| kif == key)
+                .map_or(key.as_str(), |(_, csa)| csa);
+            (csa.to_string(), value.clone())
+        })
+        .collect()
+}
+
+/// CSA record information ([`CsaRecord::headers`]) as KIF headers, the other way round from
+/// [`headers_from_kif`]; the version (`V`) is left out.
+pub fn headers_to_kif(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .filter(|(key, _)| key != "V")
+        .map(|(key, value)| {
+            let kif = KIF_CSA_KEYS
+                .iter()
+                .find(|(_, csa)| csa == key)
+                .map_or(key.as_str(), |(kif, _)| kif);
+            (kif.to_string(), value.clone())
+        })
+        .collect()
+}
+
 /// Reads only the starting position of a CSA record.
 pub fn parse_setup(text: &str) -> Result<Setup, CsaError> {
     parse(text).map(|r| r.setup)
@@ -583,11 +642,53 @@ pub fn move_text(pos: &Position, m: Move) -> String {
 
 /// A complete V2.2 record of `moves` played from `pos`. The moves must be legal in turn.
 pub fn write(pos: &Position, moves: &[Move], ending: Ending) -> String {
-    let mut out = String::from("V2.2\n");
+    write_with_headers(pos, moves, ending, &[])
+}
+
+/// [`write()`] with `headers`, record information as [`CsaRecord::headers`] holds it
+/// (`("N+", name)`, `("TITLE", title)` for `$TITLE:title` …), after the version: the names
+/// first, then the `$` lines in their order, values trimmed. What would not be read back
+/// as itself is left out: a version (the record is written as V2.2), a key that is empty
+/// or holds `:` or `,`, a key or value of more than one line. A record with text that is
+/// not ASCII starts with `'CSA encoding=UTF-8` (V3.0's encoding line; a comment to V2.2
+/// readers), since V3.0 takes a file without it for Shift-JIS.
+pub fn write_with_headers(
+    pos: &Position,
+    moves: &[Move],
+    ending: Ending,
+    headers: &[(String, String)],
+) -> String {
+    let readable = |(key, value): &&(String, String)| {
+        let one_line = |s: &str| !s.contains(['\n', '\r']);
+        key != "V"
+            && !key.is_empty()
+            && !key.contains([':', ','])
+            && one_line(key)
+            && one_line(value)
+    };
+    let mut info = String::new();
+    for name in ["N+", "N-"] {
+        for (_, value) in headers.iter().filter(readable).filter(|(k, _)| k == name) {
+            info += &format!("{name}{}\n", value.trim());
+        }
+    }
+    for (key, value) in headers
+        .iter()
+        .filter(readable)
+        .filter(|(k, _)| k != "N+" && k != "N-")
+    {
+        info += &format!("${key}:{}\n", value.trim());
+    }
+    let mut out = String::new();
+    if !info.is_ascii() {
+        out += "'CSA encoding=UTF-8\n";
+    }
+    out += "V2.2\n";
     out += &format!(
         "'tsume {}\n",
         option_env!("CARGO_PKG_VERSION").unwrap_or("")
     );
+    out += &info;
     out += &write_position(&pos.to_setup());
     let mut p = pos.clone();
     for &m in moves {
@@ -736,6 +837,117 @@ P-00AL
         // A comma-separated statement on the position's last line counts too.
         let e = parse(&without.replace("P-00AL\n+2322TO,T3", "P-00AL,+2322TO,T3")).unwrap_err();
         assert_eq!(e.line, 13, "{e}");
+    }
+
+    fn header(key: &str, value: &str) -> (String, String) {
+        (key.to_string(), value.to_string())
+    }
+
+    /// The record information given to [`write_with_headers`] is written after the version
+    /// (the names first) and read back as it was; a text with Japanese in it says it is
+    /// UTF-8, as V3.0 asks (`'CSA encoding=UTF-8`, a comment to V2.2).
+    #[test]
+    fn headers_are_written_and_read_back() {
+        let r = parse(TSUME).unwrap();
+        let pos = Position::from_setup(&r.setup).unwrap();
+        let headers = vec![
+            header("TITLE", "詰将棋, 第２番"),
+            header("N-", "玉方"),
+            header("作者", "伊藤看寿"),
+            header("N+", "攻方"),
+            header("START_TIME", "1755/01/01 10:30:00"),
+        ];
+        let text = write_with_headers(&pos, &r.moves, Ending::Mate, &headers);
+        assert!(
+            text.starts_with("'CSA encoding=UTF-8\nV2.2\n'tsume "),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "\nN+攻方\nN-玉方\n$TITLE:詰将棋, 第２番\n$作者:伊藤看寿\n$START_TIME:1755/01/01 10:30:00\nP1"
+            ),
+            "{text}"
+        );
+        let back = parse(&text).unwrap();
+        assert_eq!((back.setup, back.moves), (r.setup.clone(), r.moves.clone()));
+        let mut want = vec![header("V", "2.2")];
+        want.extend([3, 1, 0, 2, 4].map(|i| headers[i].clone()));
+        assert_eq!(back.headers, want);
+        // What cannot be read back is left out: a version (the writer writes its own), a
+        // key with ':' or nothing, a value of two lines.
+        let mut bad = headers.clone();
+        bad.extend([
+            header("V", "3.0"),
+            header("A:B", "x"),
+            header("", "x"),
+            header("NOTE", "two\nlines"),
+        ]);
+        let text = write_with_headers(&pos, &r.moves, Ending::Mate, &bad);
+        assert_eq!(parse(&text).unwrap().headers, want, "{text}");
+        // ASCII only: no encoding line; no headers: what `write` writes.
+        let ascii = write_with_headers(&pos, &r.moves, Ending::Mate, &[header("N+", "a")]);
+        assert!(ascii.starts_with("V2.2\n"), "{ascii}");
+        assert_eq!(
+            write_with_headers(&pos, &r.moves, Ending::Mate, &[]),
+            write(&pos, &r.moves, Ending::Mate)
+        );
+    }
+
+    /// Names and `$` lines are not split at commas (a title may have one), as comments are
+    /// not; other lines still are.
+    #[test]
+    fn names_and_record_information_keep_their_commas() {
+        let text = TSUME.replace("P1 *", "N+Smith, John\n$EVENT:第1回, 予選\nP1 *");
+        let r = parse(&text).unwrap();
+        assert_eq!(
+            r.headers,
+            [
+                header("V", "2.2"),
+                header("N+", "Smith, John"),
+                header("EVENT", "第1回, 予選")
+            ]
+        );
+        assert_eq!(r.moves, parse(TSUME).unwrap().moves);
+    }
+
+    /// KIF headers and CSA record information: the players, 棋戦, 場所, 戦型 and 備考 are
+    /// the CSA standard's `N+`, `N-`, `$EVENT`, `$SITE`, `$OPENING` and `$NOTE`, 表題 is
+    /// `$TITLE`, any other key is kept as it is (`$作者`), the version is not a header.
+    #[test]
+    fn headers_between_kif_and_csa() {
+        let kif = vec![
+            header("表題", "図巧"),
+            header("先手", "攻方"),
+            header("後手", "玉方"),
+            header("作者", "伊藤看寿"),
+            header("棋戦", "献上"),
+            header("場所", "江戸"),
+            header("戦型", "詰将棋"),
+            header("備考", "第2番"),
+        ];
+        let csa = headers_from_kif(&kif);
+        assert_eq!(
+            csa,
+            [
+                header("TITLE", "図巧"),
+                header("N+", "攻方"),
+                header("N-", "玉方"),
+                header("作者", "伊藤看寿"),
+                header("EVENT", "献上"),
+                header("SITE", "江戸"),
+                header("OPENING", "詰将棋"),
+                header("NOTE", "第2番"),
+            ]
+        );
+        assert_eq!(headers_to_kif(&csa), kif);
+        let mut with_version = vec![header("V", "2.2")];
+        with_version.extend(csa);
+        assert_eq!(headers_to_kif(&with_version), kif);
+        // 上手 and 下手 are the CSA players too.
+        assert_eq!(
+            headers_from_kif(&[header("下手", "a"), header("上手", "b")]),
+            [header("N+", "a"), header("N-", "b")]
+        );
     }
 
     #[test]

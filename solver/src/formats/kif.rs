@@ -4,7 +4,7 @@
 //! [`parse`] returns the starting position as a validated [`Setup`] with the moves of the
 //! main line (variations after `変化：` are not read); every error carries the 1-based line
 //! number. [`write()`] produces a record that ShogiHome, Kifu for Windows and similar tools
-//! open. [`decode`] turns file bytes into text: `.kifu` files are UTF-8, `.kif` files are
+//! open ([`write_with_headers`] with header lines such as `表題：` and `作者：`). [`decode`] turns file bytes into text: `.kifu` files are UTF-8, `.kif` files are
 //! Shift-JIS (CP932) unless they say otherwise.
 //!
 //! Reading accepts what the common writers produce: `王`/`玉`, `竜`/`龍`, one-character
@@ -361,7 +361,7 @@ mod read;
 mod write;
 
 pub use read::{parse, parse_records, parse_setup, split_records, RecordText};
-pub use write::{write, write_position, Ending};
+pub use write::{write, write_position, write_with_headers, Ending};
 
 #[cfg(test)]
 mod tests;

@@ -768,6 +768,19 @@ impl Reader {
     }
 }
 
+/// Whether the line `key：value` is read back as that header, not as something else (a
+/// hand, a 手合割, a comment, the end of the main line …) or as two lines: what
+/// [`write_with_headers`](super::write_with_headers) may write.
+pub(super) fn reads_back_as_header(key: &str, value: &str) -> bool {
+    if key.is_empty() || [key, value].iter().any(|s| s.contains(['\n', '\r'])) {
+        return false;
+    }
+    let line = format!("{key}：{value}");
+    let mut reader = Reader::default();
+    matches!(reader.line(1, &line), Ok(Flow::Next))
+        && reader.headers == [(key.to_string(), value.to_string())]
+}
+
 /// Reads only the starting position of a KIF record.
 pub fn parse_setup(text: &str) -> Result<Setup, KifError> {
     parse(text).map(|r| r.setup)

@@ -552,3 +552,54 @@ fn a_square_before_dou_that_is_not_the_previous_destination_is_refused() {
         assert!(e.to_string().contains("first move"), "{first}: {e}");
     }
 }
+
+fn header(key: &str, value: &str) -> (String, String) {
+    (key.to_string(), value.to_string())
+}
+
+/// Header lines given to [`write_with_headers`] are written before the position and read
+/// back as they were; a header that would be read as something else (a hand, a 手合割,
+/// the end of the main line, a comment, two lines) is left out.
+#[test]
+fn headers_are_written_and_read_back() {
+    let pos = Position::from_sfen("6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1").unwrap();
+    let moves = parse(TSUME).unwrap().moves;
+    let kept = vec![
+        header("表題", "詰将棋　第２番"),
+        header("作者", "伊藤看寿"),
+        header("作品番号", "2"),
+        header("発表誌", "将棋図巧"),
+        header("開始日時", "1755/01/01 00:00:00"),
+    ];
+    let text = write_with_headers(&pos, &moves, Ending::Mate, &kept);
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("{needle}:\n{text}"))
+    };
+    assert!(
+        at("表題：詰将棋　第２番\n作者：伊藤看寿\n") < at("後手の持駒："),
+        "{text}"
+    );
+    let back = parse(&text).unwrap();
+    assert_eq!(back.headers, kept);
+    assert_eq!(back.moves, moves);
+    let mut all = kept.clone();
+    all.extend([
+        header("先手の持駒", "飛"),
+        header("手合割", "香落ち"),
+        header("変化", "3手"),
+        header("まで3手で詰み", ""),
+        header("# 作者", "誰"),
+        header("作者", "二行\n目"),
+        header("", "名無し"),
+    ]);
+    let text = write_with_headers(&pos, &moves, Ending::Mate, &all);
+    let back = parse(&text).unwrap();
+    assert_eq!(back.headers, kept, "{text}");
+    assert_eq!((back.setup, back.moves), (pos.to_setup(), moves.clone()));
+    // No headers: what `write` writes.
+    assert_eq!(
+        write_with_headers(&pos, &moves, Ending::Mate, &[]),
+        write(&pos, &moves, Ending::Mate)
+    );
+}

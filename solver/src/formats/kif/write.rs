@@ -87,6 +87,20 @@ pub fn write_position(setup: &Setup) -> String {
 /// A complete KIF record (UTF-8 text) of `moves` played from `pos`. The moves must be legal
 /// in turn (as a solver's line is).
 pub fn write(pos: &Position, moves: &[Move], ending: Ending) -> String {
+    write_with_headers(pos, moves, ending, &[])
+}
+
+/// [`write()`] with `headers` (`key：value` lines, as [`KifRecord::headers`] holds them:
+/// `表題`, `作者`, `作品番号` …) before the position, in their order, keys and values
+/// trimmed. A header that would not be read back as itself (a key that is empty, names a
+/// hand or `手合割`, starts a comment or ends the main line; a key or value of more than one
+/// line) is left out.
+pub fn write_with_headers(
+    pos: &Position,
+    moves: &[Move],
+    ending: Ending,
+    headers: &[(String, String)],
+) -> String {
     let mut out = String::new();
     out += WRITE_HEADER;
     out += "\n";
@@ -94,6 +108,12 @@ pub fn write(pos: &Position, moves: &[Move], ending: Ending) -> String {
         "# ---- tsume {} ----\n",
         option_env!("CARGO_PKG_VERSION").unwrap_or("")
     );
+    for (key, value) in headers {
+        let (key, value) = (key.trim(), value.trim());
+        if super::read::reads_back_as_header(key, value) {
+            out += &format!("{key}：{value}\n");
+        }
+    }
     out += &write_position(&pos.to_setup());
     out += MOVES_HEADER;
     out += "\n";
