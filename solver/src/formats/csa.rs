@@ -47,7 +47,7 @@ pub struct CsaError {
 /// What is wrong with a CSA text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CsaErrorKind {
-    /// Nothing but blank and comment lines.
+    /// No position statement: nothing but blank lines, comments and record information.
     Empty,
     /// Some of the `P1`…`P9` rows are missing.
     TruncatedBoard {
@@ -68,6 +68,11 @@ pub enum CsaErrorKind {
     BadPlacement(String),
     /// A line that is not part of the CSA format.
     UnknownLine(String),
+    /// A move, `%…` or `/` before any position statement (`P1`…`P9`, `PI`, `P+`, `P-`).
+    BeforePosition(String),
+    /// A carriage return not followed by a line feed (classic Mac OS line endings): the
+    /// lines cannot be told apart.
+    BareCarriageReturn,
     /// A move that cannot be read.
     BadMove(String),
     /// A move that is not legal in the position reached.
@@ -86,7 +91,7 @@ impl fmt::Display for CsaError {
         use CsaErrorKind::*;
         write!(f, "line {}: ", self.line)?;
         match &self.kind {
-            Empty => write!(f, "no position found (empty CSA)"),
+            Empty => write!(f, "no position found (no P1…P9 or PI lines)"),
             TruncatedBoard { missing } => write!(
                 f,
                 "the board is truncated: rows {} are missing",
@@ -110,6 +115,16 @@ impl fmt::Display for CsaError {
             BadBoardRow(s) => write!(f, "bad board row: {s}"),
             BadPlacement(s) => write!(f, "bad piece placement: {s}"),
             UnknownLine(s) => write!(f, "not a CSA line: \"{s}\""),
+            BeforePosition(s) => write!(
+                f,
+                "\"{s}\" comes before the position: a CSA record gives its position (P1…P9 or \
+                 PI, the hands, then '+' or '-') before its moves"
+            ),
+            BareCarriageReturn => write!(
+                f,
+                "a carriage return without a line feed (CR-only line endings): save the file \
+                 with LF or CRLF line endings"
+            ),
             BadMove(s) => write!(f, "unreadable move: \"{s}\""),
             IllegalMove { text, reason } => write!(f, "illegal move \"{text}\": {reason}"),
             IllegalPosition(e) => write!(f, "illegal position: {e}"),
@@ -407,8 +422,9 @@ pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
         headers: Vec::new(),
         pos: None,
         moves: Vec::new(),
-        seen: false,
+        position_begun: false,
     };
+    check_line_endings(text)?;
     let mut last_line = 0;
     'lines: for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
@@ -437,6 +453,22 @@ fn err(line: usize, kind: CsaErrorKind) -> CsaError {
     CsaError { line, kind }
 }
 
+/// `lines` splits at LF only: with CR-only endings the whole file would be one line (a
+/// comment, if it starts with one).
+fn check_line_endings(text: &str) -> Result<(), CsaError> {
+    match text
+        .match_indices('\r')
+        .map(|(i, _)| i)
+        .find(|&i| !text[i + 1..].starts_with('\n'))
+    {
+        Some(at) => {
+            let line = text[..at].matches('\n').count() + 1;
+            Err(err(line, CsaErrorKind::BareCarriageReturn))
+        }
+        None => Ok(()),
+    }
+}
+
 /// Whether the game goes on after a statement.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Flow {
@@ -453,8 +485,8 @@ struct Reader {
     /// The position reached, from the side-to-move line on.
     pos: Option<Position>,
     moves: Vec<Move>,
-    /// Whether any statement was read.
-    seen: bool,
+    /// Whether a position statement (`P…`) was read.
+    position_begun: bool,
 }
 
 impl Reader {
@@ -467,7 +499,6 @@ impl Reader {
         if stmt.is_empty() {
             return Ok(Flow::Next);
         }
-        self.seen = true;
         let first = stmt.chars().next().expect("non-empty");
         match first {
             'V' => self.headers.push(("V".to_string(), stmt[1..].to_string())),
@@ -478,7 +509,17 @@ impl Reader {
                 let (k, v) = stmt[1..].split_once(':').unwrap_or((&stmt[1..], ""));
                 self.headers.push((k.to_string(), v.to_string()));
             }
-            'P' if self.pos.is_none() => self.b.statement(stmt, n).map_err(|k| err(n, k))?,
+            'P' if self.pos.is_none() => {
+                self.position_begun = true;
+                self.b.statement(stmt, n).map_err(|k| err(n, k))?
+            }
+            // Time lines follow moves only: before the position, `T…` is no CSA line.
+            'T' if !self.position_begun => {
+                return Err(err(n, CsaErrorKind::UnknownLine(stmt.to_string())))
+            }
+            '+' | '-' | '%' | '/' if !self.position_begun => {
+                return Err(err(n, CsaErrorKind::BeforePosition(stmt.to_string())))
+            }
             '+' | '-' if stmt.len() == 1 && self.pos.is_none() => {
                 self.pos = Some(self.b.finish(n, first)?);
             }
@@ -507,7 +548,7 @@ impl Reader {
     /// The record, once the text has been read up to `last_line`.
     fn finish(self, last_line: usize) -> Result<CsaRecord, CsaError> {
         let Some(mut start) = self.pos else {
-            let kind = if self.seen {
+            let kind = if self.position_begun {
                 CsaErrorKind::MissingSide { found: None }
             } else {
                 CsaErrorKind::Empty
@@ -793,6 +834,46 @@ P-00AL
         assert_eq!(e.line, 17);
         assert!(matches!(e.kind, CsaErrorKind::IllegalMove { .. }), "{e}");
         assert_eq!(parse("'x\n").unwrap_err().kind, CsaErrorKind::Empty);
+    }
+
+    /// Before any position statement, a time line is no CSA line and a move, `%…` or `/`
+    /// comes before the position; headers alone are no position; they are not called a
+    /// missing side-to-move line.
+    #[test]
+    fn lines_before_the_position_are_named_as_such() {
+        let body = TSUME.strip_prefix("V2.2\n").unwrap();
+        for (first, kind) in [
+            (
+                "TITLE:a forgotten dollar",
+                CsaErrorKind::UnknownLine("TITLE:a forgotten dollar".to_string()),
+            ),
+            ("%TSUMI", CsaErrorKind::BeforePosition("%TSUMI".to_string())),
+            (
+                "+7776FU",
+                CsaErrorKind::BeforePosition("+7776FU".to_string()),
+            ),
+            ("/", CsaErrorKind::BeforePosition("/".to_string())),
+        ] {
+            let e = parse(&format!("V2.2\n{first}\n{body}")).unwrap_err();
+            assert_eq!((e.line, &e.kind), (2, &kind), "{e}");
+        }
+        let e = parse("V2.2\nN+someone\n$TITLE:only headers\n").unwrap_err();
+        assert_eq!((e.line, e.kind), (3, CsaErrorKind::Empty));
+        assert!(CsaError {
+            line: 2,
+            kind: CsaErrorKind::BeforePosition("%TSUMI".into())
+        }
+        .to_string()
+        .contains("comes before the position"),);
+    }
+
+    /// With CR-only line endings the file would be one line: refused, naming the first.
+    #[test]
+    fn cr_only_line_endings_are_refused() {
+        let e = parse(&TSUME.replace('\n', "\r")).unwrap_err();
+        assert_eq!((e.line, e.kind), (1, CsaErrorKind::BareCarriageReturn));
+        let crlf = TSUME.replace('\n', "\r\n");
+        assert_eq!(parse(&crlf).unwrap().moves.len(), 3, "CRLF is read");
     }
 
     /// The CSA standard requires the side-to-move line (`+` or `-` alone) after the
