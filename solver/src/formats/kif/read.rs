@@ -218,6 +218,7 @@ fn parse_move(
         declined,
         drop,
         from,
+        same,
     } = read_move_text(body, previous_to)?;
     let illegal = |reason: String| KifErrorKind::IllegalMove {
         text: body.trim_end().to_string(),
@@ -234,23 +235,44 @@ fn parse_move(
                     notation::japanese_square(from)
                 )));
             }
-            if let Some(word) = declined {
+            // What the words 成, 不成 and 生 say about promotion must fit the move.
+            let word = match (promote, declined) {
+                (true, _) => Some("成 (promoted)".to_string()),
+                (false, Some(declined)) => Some(format!("{declined} (not promoted)")),
+                (false, None) => None,
+            };
+            if let Some(word) = word {
                 if !kind.can_promote() {
                     return Err(illegal(format!(
-                        "{word} (not promoted), but a {} never promotes",
+                        "{word}, but a {} never promotes",
                         kind.japanese()
                     )));
                 }
                 if !from.in_promotion_zone(us) && !to.in_promotion_zone(us) {
                     return Err(illegal(format!(
-                        "{word} (not promoted), but a move from {} to {} cannot promote: \
+                        "{word}, but a move from {} to {} cannot promote: \
                          neither square is in the promotion zone",
                         notation::japanese_square(from),
                         notation::japanese_square(to)
                     )));
                 }
             }
+            if !promote && kind.is_dead_on(to.relative_rank(us)) {
+                return Err(illegal(format!(
+                    "a {} on {} could never move again: it must promote (成)",
+                    kind.japanese(),
+                    notation::japanese_square(to)
+                )));
+            }
             Move::normal(from, to, promote)
+        }
+        _ if same => {
+            return Err(illegal(
+                "同 (same square) without the origin square: 同 names the square the last \
+                 move went to, where nothing can be dropped; a board move is written with its \
+                 origin, as 同　歩(14)"
+                    .to_string(),
+            ))
         }
         (_, Some(word)) => {
             return Err(illegal(format!(
@@ -280,6 +302,8 @@ struct MoveText {
     declined: Option<&'static str>,
     drop: bool,
     from: Option<Square>,
+    /// Whether the destination was written as 同 (with or without its square).
+    same: bool,
 }
 
 /// Splits `２三銀成(32)` (or `同　銀`, `５五角打`, `３三桂不成(45)`, `３三桂生(45)`, `１五同歩(14)`
@@ -297,8 +321,8 @@ fn read_move_text<'a>(
         })?;
         Ok((to, rest.trim_start_matches([' ', '　'])))
     };
-    let (to, rest) = match body.strip_prefix('同') {
-        Some(r) => same(r)?,
+    let ((to, rest), same_written) = match body.strip_prefix('同') {
+        Some(r) => (same(r)?, true),
         None => {
             let mut chars = body.chars();
             let (f, r) = (chars.next().ok_or_else(bad)?, chars.next().ok_or_else(bad)?);
@@ -314,9 +338,9 @@ fn read_move_text<'a>(
                             previous,
                         });
                     }
-                    (written, rest)
+                    ((written, rest), true)
                 }
-                None => (written, chars.as_str()),
+                None => ((written, chars.as_str()), false),
             }
         }
     };
@@ -356,6 +380,7 @@ fn read_move_text<'a>(
         declined,
         drop,
         from,
+        same: same_written,
     })
 }
 

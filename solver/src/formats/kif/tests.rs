@@ -603,3 +603,51 @@ fn headers_are_written_and_read_back() {
         write(&pos, &moves, Ending::Mate)
     );
 }
+
+/// `成` where the move cannot promote, a pawn, lance or knight left where it could never
+/// move again, and `同` without the origin square are refused with a message naming
+/// what is wrong, not "not legal in <sfen>".
+#[test]
+fn promotion_words_and_same_square_that_do_not_fit_the_move_are_named() {
+    let reason_of = |text: &str| match parse(text).unwrap_err().kind {
+        KifErrorKind::IllegalMove { reason, .. } => reason,
+        other => panic!("{other:?}"),
+    };
+    // The rook from ２五 to ２四: outside the promotion zone.
+    let reason = reason_of(&rook_record("五", "   1 ２四飛成(25)\n"));
+    assert!(
+        reason.contains("成 (promoted)") && reason.contains("promotion zone"),
+        "{reason}"
+    );
+    // A king never promotes.
+    let reason = reason_of(&TSUME.replace("１三玉(12)", "１三玉成(12)"));
+    assert!(reason.contains("never promotes"), "{reason}");
+    // A pawn to the far rank must promote, with or without 不成 written.
+    let head = TSUME.split("手数----").next().unwrap();
+    let head = head
+        .replace(
+            "| ・ ・ ・ ・ ・ ・ ・ 歩 ・|三",
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三",
+        )
+        .replace(
+            "| ・ ・ ・ ・ ・ ・ ・ ・v玉|二",
+            "| ・ ・ ・ ・ ・ ・ ・ 歩v玉|二",
+        );
+    let record = |m: &str| format!("{head}手数----指手---------消費時間--\n   1 {m}\n");
+    for m in ["２一歩(22)", "２一歩不成(22)"] {
+        let reason = reason_of(&record(m));
+        assert!(reason.contains("must promote"), "{m}: {reason}");
+    }
+    assert_eq!(
+        parse(&record("２一歩成(22)")).unwrap().moves[0].to_string(),
+        "2b2a+"
+    );
+    // 同 names an occupied square: without its origin it is no drop.
+    for same in ["同　金", "５一同金"] {
+        let reason = reason_of(&RECAPTURE.replace("同　金(41)", same));
+        assert!(
+            reason.contains("without the origin square"),
+            "{same}: {reason}"
+        );
+    }
+}
