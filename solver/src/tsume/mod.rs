@@ -455,6 +455,11 @@ fn tsume_value_reporting(
 /// Whenever `upper` is set (at the start, and when the stall's question finds a line), the
 /// game's next question at `upper` is its last, and on short problems the two-ply game asks
 /// it first ([`two_ply_rules_out`]).
+///
+/// The game's proofs are cheap down to about the lengths the raw game has proven: it reads
+/// the raw proofs after evasions. Below them it builds a proof tree of its own, at about the
+/// raw first mate's price or more (煙詰: 5–50 M nodes where the raw shortening takes a few
+/// hundred thousand, benches/RESULTS.md §56a). That is why the raw shortenings run first.
 fn lower_bound_game(
     ev: &mut Evaluator,
     pos: &mut Position,
