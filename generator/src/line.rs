@@ -449,13 +449,23 @@ pub fn read_kif_records(text: &str) -> Vec<Result<RecordProblem, RecordError>> {
 }
 
 /// Reads a CSA file (decoded text) as one problem: the first game's position and moves
-/// (record 1, no label).
+/// (record 1), labelled by its `$TITLE` (or a `$表題`, `$作品名`, `$題名` line, as a KIF
+/// record's title header is written in CSA) when it has one.
 pub fn read_csa(text: &str) -> Result<RecordProblem, RecordError> {
     let r = csa::parse(text).map_err(|e| RecordError {
         record: 1,
         message: e.to_string(),
     })?;
-    Ok(record_problem(1, 1, None, r.setup, &r.moves))
+    let label = ["TITLE"]
+        .iter()
+        .chain(KIF_TITLE_HEADERS.iter())
+        .find_map(|title| {
+            r.headers
+                .iter()
+                .find(|(key, value)| key == title && !value.trim().is_empty())
+                .map(|(_, value)| value.trim().to_string())
+        });
+    Ok(record_problem(1, 1, label, r.setup, &r.moves))
 }
 
 #[cfg(test)]
@@ -639,5 +649,26 @@ mod tests {
         assert_eq!(e.to_string(), "line 2: not UTF-8 text");
         let e = read_pack(format!(r#"{{"sfen":"{MATE3}"}}"#).as_bytes()).unwrap_err();
         assert_eq!(e.to_string(), "line 1: missing \"id\" (a string)");
+    }
+
+    /// A CSA problem is labelled by its `$TITLE` (or a KIF title key written as `$表題`),
+    /// as a KIF record by its `表題`; without one it has no label.
+    #[test]
+    fn a_csa_problem_is_labelled_by_its_title() {
+        let body = "P1 *  *  *  *  *  * +GI *  * \nP2 *  *  *  *  *  *  *  * -OU\n\
+                    P3 *  *  *  *  *  *  * +FU * \nP4 *  *  *  *  *  *  *  * -KE\n\
+                    P5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
+                    P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \n\
+                    P9 *  *  *  *  *  *  *  *  * \nP+00HI\nP-00AL\n+\n";
+        for (head, label) in [
+            ("$TITLE:mate in 3\n", Some("mate in 3")),
+            ("$表題:三手詰\n", Some("三手詰")),
+            ("$TITLE:\n", None),
+            ("", None),
+        ] {
+            let p = read_csa(&format!("V2.2\n{head}{body}")).unwrap();
+            assert_eq!(p.label.as_deref(), label, "{head}");
+            assert_eq!(p.problem.setup.to_string(), MATE3);
+        }
     }
 }
