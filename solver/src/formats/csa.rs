@@ -120,11 +120,7 @@ impl fmt::Display for CsaError {
                 "\"{s}\" comes before the position: a CSA record gives its position (P1…P9 or \
                  PI, the hands, then '+' or '-') before its moves"
             ),
-            BareCarriageReturn => write!(
-                f,
-                "a carriage return without a line feed (CR-only line endings): save the file \
-                 with LF or CRLF line endings"
-            ),
+            BareCarriageReturn => f.write_str(super::BARE_CARRIAGE_RETURN),
             BadMove(s) => write!(f, "unreadable move: \"{s}\""),
             IllegalMove { text, reason } => write!(f, "illegal move \"{text}\": {reason}"),
             IllegalPosition(e) => write!(f, "illegal position: {e}"),
@@ -424,7 +420,9 @@ pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
         moves: Vec::new(),
         position_begun: false,
     };
-    check_line_endings(text)?;
+    if let Some(line) = super::bare_carriage_return(text) {
+        return Err(err(line, CsaErrorKind::BareCarriageReturn));
+    }
     let mut last_line = 0;
     'lines: for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
@@ -451,22 +449,6 @@ pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
 
 fn err(line: usize, kind: CsaErrorKind) -> CsaError {
     CsaError { line, kind }
-}
-
-/// `lines` splits at LF only: with CR-only endings the whole file would be one line (a
-/// comment, if it starts with one).
-fn check_line_endings(text: &str) -> Result<(), CsaError> {
-    match text
-        .match_indices('\r')
-        .map(|(i, _)| i)
-        .find(|&i| !text[i + 1..].starts_with('\n'))
-    {
-        Some(at) => {
-            let line = text[..at].matches('\n').count() + 1;
-            Err(err(line, CsaErrorKind::BareCarriageReturn))
-        }
-        None => Ok(()),
-    }
 }
 
 /// Whether the game goes on after a statement.

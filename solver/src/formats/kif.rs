@@ -261,11 +261,7 @@ impl fmt::Display for KifError {
                  変化： variation or the start of another record (a header such as 作品名：, a \
                  hand line or a board diagram)"
             ),
-            BareCarriageReturn => write!(
-                f,
-                "a carriage return without a line feed (CR-only line endings): save the file \
-                 with LF or CRLF line endings"
-            ),
+            BareCarriageReturn => f.write_str(super::BARE_CARRIAGE_RETURN),
         }
     }
 }

@@ -453,7 +453,9 @@ fn is_border(line: &str) -> bool {
 /// Parses a KIF record (decoded text; see [`decode`](super::decode)).
 pub fn parse(text: &str) -> Result<KifRecord, KifError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    check_line_endings(text)?;
+    if let Some(line) = crate::formats::bare_carriage_return(text) {
+        return Err(err(line, KifErrorKind::BareCarriageReturn));
+    }
     let mut reader = Reader::default();
     let mut last_line = 0;
     // The main line's end (`まで…`, a terminal word or the first `変化：`): its line, and
@@ -511,22 +513,6 @@ fn starts_record(trimmed: &str) -> bool {
         || trimmed
             .split_once(':')
             .is_some_and(|(key, _)| is_hand_key(key))
-}
-
-/// `lines` splits at LF only: with CR-only endings the whole file would be one line, read
-/// as headers, and the start position solved instead of the problem.
-fn check_line_endings(text: &str) -> Result<(), KifError> {
-    match text
-        .match_indices('\r')
-        .map(|(i, _)| i)
-        .find(|&i| !text[i + 1..].starts_with('\n'))
-    {
-        Some(at) => {
-            let line = text[..at].matches('\n').count() + 1;
-            Err(err(line, KifErrorKind::BareCarriageReturn))
-        }
-        None => Ok(()),
-    }
 }
 
 /// Whether the record goes on after a line.
