@@ -431,16 +431,10 @@ pub fn read_kif_records(text: &str) -> Vec<Result<RecordProblem, RecordError>> {
                 .find_map(|l| l.trim().strip_prefix(KIF_PROBLEM_COMMENT.trim_end()))
                 .and_then(|rest| rest.split_whitespace().next())
                 .map(str::to_string);
-            let header_label = KIF_TITLE_HEADERS.iter().find_map(|title| {
-                r.headers
-                    .iter()
-                    .find(|(key, value)| key == title && !value.is_empty())
-                    .map(|(_, value)| value.clone())
-            });
             Ok(record_problem(
                 i + 1,
                 record.first_line,
-                comment_label.or(header_label),
+                comment_label.or_else(|| title_of(&r.headers)),
                 r.setup,
                 &r.moves,
             ))
@@ -448,23 +442,25 @@ pub fn read_kif_records(text: &str) -> Vec<Result<RecordProblem, RecordError>> {
         .collect()
 }
 
+/// The title of a record with KIF `headers`: its first non-empty `表題`/`作品名`/`題名`.
+fn title_of(headers: &[(String, String)]) -> Option<String> {
+    KIF_TITLE_HEADERS.iter().find_map(|title| {
+        headers
+            .iter()
+            .find(|(key, value)| key == title && !value.trim().is_empty())
+            .map(|(_, value)| value.trim().to_string())
+    })
+}
+
 /// Reads a CSA file (decoded text) as one problem: the first game's position and moves
-/// (record 1), labelled by its `$TITLE` (or a `$表題`, `$作品名`, `$題名` line, as a KIF
-/// record's title header is written in CSA) when it has one.
+/// (record 1), labelled by its title as a KIF record is, its record information read as
+/// KIF headers ([`csa::headers_to_kif`]: `$TITLE` is `表題`; a `$表題` line is too).
 pub fn read_csa(text: &str) -> Result<RecordProblem, RecordError> {
     let r = csa::parse(text).map_err(|e| RecordError {
         record: 1,
         message: e.to_string(),
     })?;
-    let label = ["TITLE"]
-        .iter()
-        .chain(KIF_TITLE_HEADERS.iter())
-        .find_map(|title| {
-            r.headers
-                .iter()
-                .find(|(key, value)| key == title && !value.trim().is_empty())
-                .map(|(_, value)| value.trim().to_string())
-        });
+    let label = title_of(&csa::headers_to_kif(&r.headers));
     Ok(record_problem(1, 1, label, r.setup, &r.moves))
 }
 

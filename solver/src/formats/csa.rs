@@ -409,6 +409,9 @@ fn parse_move(s: &str, pos: &Position) -> Result<Move, CsaErrorKind> {
 /// multi-game file (games separated by `/`) is read.
 pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some(line) = super::bare_carriage_return(text) {
+        return Err(err(line, CsaErrorKind::BareCarriageReturn));
+    }
     let mut reader = Reader {
         b: Builder {
             setup: Setup::empty(),
@@ -420,9 +423,6 @@ pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
         moves: Vec::new(),
         position_begun: false,
     };
-    if let Some(line) = super::bare_carriage_return(text) {
-        return Err(err(line, CsaErrorKind::BareCarriageReturn));
-    }
     let mut last_line = 0;
     'lines: for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
@@ -432,8 +432,8 @@ pub fn parse(text: &str) -> Result<CsaRecord, CsaError> {
             continue; // a comment: commas in it are not separators
         }
         // Nor in a name or a `$` line (`$EVENT:第1回, 予選`): text, not statements.
-        let text = line.starts_with(['$']) || line.starts_with("N+") || line.starts_with("N-");
-        let statements = if text {
+        let is_text = line.starts_with('$') || line.starts_with("N+") || line.starts_with("N-");
+        let statements = if is_text {
             vec![line]
         } else {
             line.split(',').collect()

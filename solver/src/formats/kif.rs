@@ -4,8 +4,9 @@
 //! [`parse`] returns the starting position as a validated [`Setup`] with the moves of the
 //! main line (variations after `変化：` are not read); every error carries the 1-based line
 //! number. [`write()`] produces a record that ShogiHome, Kifu for Windows and similar tools
-//! open ([`write_with_headers`] with header lines such as `表題：` and `作者：`). [`decode`] turns file bytes into text: `.kifu` files are UTF-8, `.kif` files are
-//! Shift-JIS (CP932) unless they say otherwise.
+//! open ([`write_with_headers`] with header lines such as `表題：` and `作者：`). [`decode`]
+//! turns file bytes into text: `.kifu` files are UTF-8, `.kif` files are Shift-JIS (CP932)
+//! unless they say otherwise.
 //!
 //! Reading accepts what the common writers produce: `王`/`玉`, `竜`/`龍`, one-character
 //! promoted names on the board and in moves (`杏 圭 全`) as well as `成香 成桂 成銀`,

@@ -236,10 +236,9 @@ fn parse_move(
                 )));
             }
             // What the words 成, 不成 and 生 say about promotion must fit the move.
-            let word = match (promote, declined) {
-                (true, _) => Some("成 (promoted)".to_string()),
-                (false, Some(declined)) => Some(format!("{declined} (not promoted)")),
-                (false, None) => None,
+            let word = match declined {
+                Some(declined) => Some(format!("{declined} (not promoted)")),
+                None => promote.then(|| "成 (promoted)".to_string()),
             };
             if let Some(word) = word {
                 if !kind.can_promote() {
