@@ -20,7 +20,10 @@
 //! (fewer pages to fault in, fewer cache and TLB misses), and one that needs all of it gets
 //! all of it. The pages of the next doubling are faulted in ahead, on a thread of their own
 //! (`Table::fault_in_ahead`), so that the search does not wait for the system to zero
-//! them.
+//! them. The pages are ordinary ones: transparent huge pages saved a few per cent of the
+//! search's time in TLB misses, but on a virtual machine whose host backs memory lazily
+//! each fresh 2 MiB page cost milliseconds to fault in, 3–5 s of system time on 寿, which
+//! two search threads then had to share their cores with (benches/RESULTS.md §57b).
 //!
 //! Every entry carries the table's generation: [`Table::clear`] starts a new one, and an
 //! entry of an older generation is an empty slot. Clearing is then free, so a caller that
@@ -81,15 +84,6 @@ const MAX_CLUSTER_BITS: u32 = 37;
 /// entries of one position in two games in one cluster, so a search that reads the other
 /// game's entry of the position it just probed finds it in the cache lines already loaded.
 pub(crate) const CLUSTER_FREE_BITS: u32 = CLUSTER_SHIFT + MAX_CLUSTER_BITS;
-
-/// Tables of at least this size are advised to use huge pages (see [`advise_huge_pages`]).
-/// A probe lands on a random page, and with 4 KiB pages nearly every one misses the TLB;
-/// the cost is that a short search zeroes every 2 MiB page it touches whole. Measured
-/// (benches/RESULTS.md §10c): 32 将棋図巧 problems in one reused 256 MiB table 10 % faster;
-/// 40 mate-11 problems through `tsume solve --hash 256` (two 128 MiB tables each) 4.8 s
-/// instead of 6.5 s, fewer page faults making up for the zeroing; 40 mate-3 problems
-/// 0.55–0.83 s instead of 0.17 s (some 15 ms more per tiny search).
-const HUGE_PAGE_TABLE_BYTES: usize = 64 << 20;
 
 /// The state of a node's proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -290,7 +284,6 @@ impl Table {
             .map_err(|_| TableAllocError { megabytes })?;
         drop(probe);
         let slots = zeroed_atomic_slots(len);
-        advise_huge_pages(&slots);
         let mask = clusters - 1;
         Ok(Table {
             slots: Arc::new(slots),
@@ -352,9 +345,8 @@ impl Table {
     /// Faults in, on a thread of its own, the pages of the clusters that the next doubling
     /// of `in_use` clusters (less one) will move entries to, once per `in_use`.
     ///
-    /// The system zeroes a page at its first write, and on this project's machines a fresh
-    /// huge page took about 2 ms per MiB: 8 % of 寿's solve, waited for by the search as the
-    /// table grew (benches/RESULTS.md §47c). Started when the clusters in use are
+    /// The system zeroes a page at its first write, which the search would otherwise wait
+    /// for as the table grows (with huge pages, 8 % of 寿's solve: benches/RESULTS.md §47c). Started when the clusters in use are
     /// [`FAULT_IN_FILL_PER_MILLE`] full, the zeroing runs beside the search, and mostly
     /// on memory that the table is about to use. Where no thread can be started, the search
     /// faults the pages in itself, as before.
@@ -895,32 +887,6 @@ fn prefetch_line<T>(p: *const T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
-}
-
-/// Asks Linux to back a large table with transparent huge pages where the system leaves that
-/// to the program (`madvise` mode): every probe of a large table lands on a random page, and
-/// with 4 KiB pages most of them also miss the TLB (10 % of the search time on 煙詰 with a
-/// 2 GiB table). Smaller tables are left alone (see [`HUGE_PAGE_TABLE_BYTES`]). Only
-/// advice: the memory and its contents are the same either way.
-fn advise_huge_pages(slots: &[[AtomicU64; 4]]) {
-    #[cfg(target_os = "linux")]
-    if std::mem::size_of_val(slots) >= HUGE_PAGE_TABLE_BYTES {
-        // SAFETY: `madvise` with MADV_HUGEPAGE changes no mapping and no contents; the
-        // range is the live allocation `slots` (its start rounded up to a page boundary,
-        // its length clipped so that it stays inside). The call may fail (e.g. THP
-        // disabled); the result is ignored because the advice is optional. The safe
-        // counterpart is not calling it, as on other systems;
-        // `tests::huge_page_advice_changes_nothing` checks a table behaves the same.
-        unsafe {
-            let page = 4096usize;
-            let start = slots.as_ptr() as usize;
-            let aligned = start.next_multiple_of(page);
-            let len = (start + std::mem::size_of_val(slots) - aligned) / page * page;
-            libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = slots;
 }
 
 impl Drop for Table {

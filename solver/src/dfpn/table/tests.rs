@@ -46,25 +46,6 @@ fn a_table_too_large_for_memory_is_an_error_not_an_abort() {
 }
 
 #[test]
-fn huge_page_advice_changes_nothing() {
-    // A table big enough to be advised (on Linux) stores and probes like a small one
-    // (its pages are only touched where used).
-    let mut big = Table::new(HUGE_PAGE_TABLE_BYTES >> 20);
-    let mut small = Table::new(1);
-    let g = Hand::EMPTY.add(Gold);
-    for t in [&mut big, &mut small] {
-        assert!(all_zero(t));
-        t.store_proven(7, g, 5, None, 3);
-        t.store_disproven(8, g, NO_MATE, 3);
-    }
-    for t in [&big, &small] {
-        assert_eq!(t.probe(7, g, 9).kind(), Kind::Proven);
-        assert_eq!(t.probe(8, g, 9).kind(), Kind::Disproven);
-        assert!(!t.probe(9, g, 9).found);
-    }
-}
-
-#[test]
 fn prefetch_changes_nothing() {
     // The prefetch hint (unsafe on x86-64) against its safe counterpart, doing nothing:
     // every probe answers the same with and without it, for keys in every cluster.
