@@ -96,7 +96,8 @@ enum Command {
     Usi,
     /// Draw a tsume diagram as SVG: one position, or every problem of a pack.
     Render {
-        /// Position as SFEN (quote it), optionally followed by `moves m1 m2 …` (USI); or a
+        /// Position as SFEN (quote it), optionally followed by `moves m1 m2 …` (USI); a KIF
+        /// or CSA problem file (its starting position; its main line is the moves); or a
         /// pack file (`.jsonl`: one JSON object per line with `id`, `sfen`, `solution`), or
         /// a pack's directory (its pack.jsonl).
         input: String,
@@ -104,8 +105,8 @@ enum Command {
         /// (written as DIR/{id}.svg).
         #[arg(long)]
         out: std::path::PathBuf,
-        /// Draw the position after N plies of the moves (the pack's `solution`), with the
-        /// Nth move's destination highlighted.
+        /// Draw the position after N plies of the moves (the pack's `solution`, the
+        /// record's main line), with the Nth move's destination highlighted.
         #[arg(long = "move", value_name = "N", value_parser = whole_number(0, u64::MAX), allow_negative_numbers = true)]
         move_number: Option<u64>,
     },

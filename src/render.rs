@@ -1,8 +1,8 @@
 //! `tsume render`: a tsume diagram (詰将棋図) as a self-contained SVG.
 //!
 //! The drawing is a pure function of the position ([`render_svg`]); the rest of this module
-//! reads the command's input (an SFEN with an optional `moves …` suffix, or a pack in JSON
-//! Lines) and writes the files.
+//! reads the command's input (an SFEN with an optional `moves …` suffix, a KIF or CSA
+//! problem file, or a pack in JSON Lines) and writes the files.
 //!
 //! Conventions of the diagram:
 //! - The attacker (the side to move in the problem) sits at the bottom and its pieces are
@@ -21,7 +21,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use tsume_generator::line::{self, LineError};
-use tsume_solver::{notation, Color, Hand, Move, ParsePositionError, PieceKind, Position, Square};
+use tsume_solver::kif::{self, Encoding};
+use tsume_solver::{
+    csa, notation, Color, Hand, Move, ParsePositionError, PieceKind, Position, Square,
+};
+
+use crate::input::InputError;
+use crate::verify::InputKind;
 
 /// The font stack for all text.
 const FONT_FAMILY: &str = "'Noto Sans CJK JP','Hiragino Mincho ProN','Yu Mincho',serif";
@@ -418,6 +424,10 @@ pub enum RenderError {
     EmptySfen,
     /// The moves: `--move N` beyond them, or one that cannot be played.
     Moves(MovesError),
+    /// A KIF or CSA file that cannot be read (its message names the file and line).
+    Record(InputError),
+    /// A KIF file of several records (a pack's `problems.kif`): which one is meant?
+    SeveralRecords { path: String, records: usize },
     /// The pack file cannot be read.
     UnreadablePack { path: PathBuf, error: io::Error },
     /// A problem of the pack, at `line` of `path`.
@@ -479,6 +489,12 @@ impl fmt::Display for RenderError {
             RenderError::Line(e) => write!(f, "{e}"),
             RenderError::EmptySfen => write!(f, "malformed SFEN: empty SFEN"),
             RenderError::Moves(e) => write!(f, "{e}"),
+            RenderError::Record(e) => write!(f, "{e}"),
+            RenderError::SeveralRecords { path, records } => write!(
+                f,
+                "{path}: {records} KIF records (render draws one problem; for every problem \
+                 of a pack, give its pack.jsonl or its directory)"
+            ),
             RenderError::UnreadablePack { path, error } => {
                 write!(f, "cannot read pack {}: {error}", path.display())
             }
@@ -577,16 +593,85 @@ fn pack_path(input: &str) -> Result<Option<PathBuf>, RenderError> {
     Ok((input.ends_with(".jsonl") || path.is_file()).then(|| path.to_path_buf()))
 }
 
+/// The problem of a KIF or CSA file (by its extension, or by its content as `tsume verify`
+/// tells it), read as `tsume solve` and `tsume verify` read it: the record's starting
+/// position and its main line (the moves `--move` plays). `None`: the input is not such a
+/// file (an SFEN, a pack).
+fn record_problem(input: &str) -> Result<Option<Problem>, RenderError> {
+    let path = Path::new(input);
+    if input.ends_with(".jsonl") || !path.is_file() {
+        return Ok(None);
+    }
+    let record_error = RenderError::Record;
+    let bytes = std::fs::read(path).map_err(|error| {
+        record_error(InputError::Unreadable {
+            path: input.to_string(),
+            error,
+        })
+    })?;
+    let kind = crate::verify::detect(input, &bytes);
+    if kind == InputKind::Lines {
+        return Ok(None);
+    }
+    // A `.kifu` file is UTF-8 (unless its first line declares Shift-JIS), as for `solve`.
+    let kifu = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("kifu"));
+    let encoding = if kifu { Encoding::Utf8 } else { Encoding::Auto };
+    let text = kif::decode(&bytes, encoding).map_err(|error| {
+        record_error(InputError::Decode {
+            path: input.to_string(),
+            error,
+        })
+    })?;
+    let (setup, moves) = if kind == InputKind::Kif {
+        let records = kif::split_records(&text).len();
+        if records > 1 {
+            return Err(RenderError::SeveralRecords {
+                path: input.to_string(),
+                records,
+            });
+        }
+        let record = kif::parse(&text).map_err(|error| {
+            record_error(InputError::Kif {
+                path: input.to_string(),
+                error,
+            })
+        })?;
+        (record.setup, record.moves)
+    } else {
+        let record = csa::parse(&text).map_err(|error| {
+            record_error(InputError::Csa {
+                path: input.to_string(),
+                error,
+            })
+        })?;
+        (record.setup, record.moves)
+    };
+    let pos =
+        Position::from_setup(&setup).map_err(|e| record_error(InputError::IllegalPosition(e)))?;
+    Ok(Some(Problem {
+        pos,
+        moves: moves.iter().map(Move::to_string).collect(),
+    }))
+}
+
 /// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
 pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
     let ply = ply.unwrap_or(0);
-    if let Some(pack) = pack_path(input)? {
-        if out == Path::new("-") {
-            return Err(RenderError::PackToStdout(input.to_string()));
+    let record = record_problem(input)?;
+    if record.is_none() {
+        if let Some(pack) = pack_path(input)? {
+            if out == Path::new("-") {
+                return Err(RenderError::PackToStdout(input.to_string()));
+            }
+            return render_pack(&pack, out, ply);
         }
-        return render_pack(&pack, out, ply);
     }
-    let problem = parse_sfen_with_moves(input)?;
+    let problem = match record {
+        Some(problem) => problem,
+        None => parse_sfen_with_moves(input)?,
+    };
     let (pos, opts) = position_after(&problem, ply).map_err(RenderError::Moves)?;
     let svg = render_svg(&pos, &opts);
     if out == Path::new("-") {

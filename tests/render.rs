@@ -62,6 +62,51 @@ fn renders_an_sfen_to_a_file_and_stdout() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A KIF or CSA problem file, as `tsume solve` and `tsume verify` read it: its starting
+/// position, and with `--move N` the position after N moves of its main line.
+#[test]
+fn renders_a_kif_or_csa_problem_file() {
+    let dir = scratch("record");
+    let data = root().join("tests/data/formats/cshogi");
+    for name in ["mate3_w1.kif", "mate3_w1.kifu", "mate3_w1.csa"] {
+        let file = data.join(name);
+        let file = file.to_str().unwrap();
+        let out = dir.join(format!("{name}.svg"));
+        let o = tsume(&["render", file, "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let svg = std::fs::read_to_string(&out).unwrap();
+        assert!(svg.starts_with("<svg xmlns="), "{name}");
+        assert!(!svg.contains("last-move"), "{name}");
+        // The first move of its line, ５七角打 (White attacks).
+        let o = tsume(&["render", file, "--move", "1", "--out", "-"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let svg = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            svg.contains(r#"class="last-move" data-square="5g""#),
+            "{name}"
+        );
+        assert_bad_input(
+            &["render", file, "--move", "4", "--out", "-"],
+            "--move 4: the solution has only 3 moves",
+        );
+    }
+    // An illegal move in the record is named with its line, as `tsume solve` names it.
+    let kif = std::fs::read_to_string(data.join("mate3_w1.kifu")).unwrap();
+    let bad = dir.join("bad.kifu");
+    std::fs::write(&bad, kif.replace("５八玉(48)", "５八玉(47)")).unwrap();
+    assert_bad_input(
+        &["render", bad.to_str().unwrap(), "--out", "-"],
+        "bad.kifu: line",
+    );
+    // Several records (a pack's problems.kif): not one diagram.
+    let pack = root().join("problems/starter/problems.kif");
+    assert_bad_input(
+        &["render", pack.to_str().unwrap(), "--out", "-"],
+        "135 KIF records",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn renders_every_problem_of_a_pack() {
     let dir = scratch("pack").join("new-subdir");
