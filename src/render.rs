@@ -440,6 +440,9 @@ pub enum RenderError {
     NoPackFile(crate::html::NoPackFile),
     /// A pack without problems.
     EmptyPack(PathBuf),
+    /// A file whose first line (blank and `#` lines aside) is not a JSON object: an SFEN
+    /// list such as a pack's `pack.sfen`, not a pack.
+    NotAPack(PathBuf),
     /// The output directory cannot be made.
     CreateDir { path: PathBuf, error: io::Error },
     /// A file cannot be written.
@@ -506,6 +509,13 @@ impl fmt::Display for RenderError {
                 "{e}: give an SFEN, a pack file (.jsonl) or a pack's directory"
             ),
             RenderError::EmptyPack(path) => write!(f, "pack {} has no problems", path.display()),
+            RenderError::NotAPack(path) => write!(
+                f,
+                "{}: not a pack (a pack.jsonl has one JSON object per line); render draws one \
+                 SFEN given as the argument, a KIF or CSA file, or every problem of a pack \
+                 (its pack.jsonl or its directory)",
+                path.display()
+            ),
             RenderError::CreateDir { path, error } => {
                 write!(f, "cannot create {}: {error}", path.display())
             }
@@ -690,6 +700,17 @@ fn render_pack(path: &Path, dir: &Path, ply: usize) -> Result<Vec<PathBuf>, Rend
         path: path.to_path_buf(),
         error,
     })?;
+    // An SFEN list (a pack's pack.sfen) is named as such, not by a JSON parser's complaint;
+    // a `.jsonl` file is a pack whatever its lines, and its bad lines are named as such.
+    let jsonl = path.extension().is_some_and(|e| e == "jsonl");
+    let first = String::from_utf8_lossy(&bytes)
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.trim_start_matches('\u{feff}').starts_with('{'));
+    if !jsonl && first == Some(false) {
+        return Err(RenderError::NotAPack(path.to_path_buf()));
+    }
     let at = |line: usize, error: LineError| RenderError::PackLine {
         path: path.to_path_buf(),
         line,

@@ -107,6 +107,30 @@ fn renders_a_kif_or_csa_problem_file() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A file of SFEN lines (a pack's `pack.sfen`, a problem list) is not a pack: the message
+/// says what render reads, not what a JSON parser found at column 2.
+#[test]
+fn an_sfen_list_file_is_named_as_not_a_pack() {
+    let dir = scratch("sfen-list");
+    let list = dir.join("list.sfen");
+    std::fs::write(
+        &list,
+        format!("# two problems\n{MATE3} moves 2c2b+ 1b1c R*2c\n{MATE3}\n"),
+    )
+    .unwrap();
+    let out = dir.join("d");
+    assert_bad_input(
+        &[
+            "render",
+            list.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "list.sfen: not a pack",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn renders_every_problem_of_a_pack() {
     let dir = scratch("pack").join("new-subdir");
