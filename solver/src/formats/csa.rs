@@ -550,9 +550,11 @@ impl Reader {
 
 /// KIF header keys with a CSA counterpart: the players (`N+`, `N-`), the V2.2 standard's
 /// `$EVENT`, `$SITE` and `$OPENING`, V3.0's `$NOTE`, and `$TITLE` for the title (a
-/// keyword of the standard's "`$(keyword):(data)`" kind, not one it defines). For the
-/// players, the first key of a side is the one read from CSA.
-const KIF_CSA_KEYS: [(&str, &str); 9] = [
+/// keyword of the standard's "`$(keyword):(data)`" kind, not one it defines), and the
+/// standard's `$START_TIME` and `$END_TIME` for 開始日時 and 終了日時 (both
+/// `YYYY/MM/DD HH:MM:SS`). For the players, the first key of a side is the one read from
+/// CSA.
+const KIF_CSA_KEYS: [(&str, &str); 11] = [
     ("先手", "N+"),
     ("後手", "N-"),
     ("下手", "N+"),
@@ -562,6 +564,8 @@ const KIF_CSA_KEYS: [(&str, &str); 9] = [
     ("戦型", "OPENING"),
     ("備考", "NOTE"),
     ("表題", "TITLE"),
+    ("開始日時", "START_TIME"),
+    ("終了日時", "END_TIME"),
 ];
 
 /// A KIF record's headers ([`crate::kif::KifRecord::headers`]) as CSA record information
@@ -971,6 +975,23 @@ P-00AL
             ]
         );
         assert_eq!(r.moves, parse(TSUME).unwrap().moves);
+    }
+
+    /// The dates: a CSA record's `$START_TIME`/`$END_TIME` are KIF's 開始日時/終了日時 (the
+    /// same `YYYY/MM/DD HH:MM:SS` text), so a CSA file converted to KIF keeps a KIF key, not
+    /// `START_TIME：…`.
+    #[test]
+    fn start_and_end_times_are_kif_dates() {
+        let csa = vec![
+            header("START_TIME", "2024/01/01 10:00:00"),
+            header("END_TIME", "2024/01/01 10:05:00"),
+        ];
+        let kif = vec![
+            header("開始日時", "2024/01/01 10:00:00"),
+            header("終了日時", "2024/01/01 10:05:00"),
+        ];
+        assert_eq!(headers_to_kif(&csa), kif);
+        assert_eq!(headers_from_kif(&kif), csa);
     }
 
     /// KIF headers and CSA record information: the players, 棋戦, 場所, 戦型 and 備考 are
