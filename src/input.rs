@@ -130,16 +130,20 @@ pub struct Problem {
     /// A KIF or CSA record's headers, as KIF `key：value` pairs (`表題`, `作者` …; a CSA
     /// record's through [`csa::headers_to_kif`]); none for an SFEN.
     pub headers: Vec<(String, String)>,
+    /// A KIF or CSA record's main line as written, from the set-up (`solve` does not play
+    /// it: it solves the diagram; `render --move` does); none for an SFEN.
+    pub line: Vec<Move>,
 }
 
 impl Problem {
-    /// The problem of a record's set-up and headers, no moves to play (a KIF or CSA
-    /// record's diagram).
-    fn of_record(setup: Setup, headers: Vec<(String, String)>) -> Problem {
+    /// The problem of a record's set-up, headers and main line, no moves to play (a KIF or
+    /// CSA record's diagram).
+    fn of_record(setup: Setup, headers: Vec<(String, String)>, line: Vec<Move>) -> Problem {
         Problem {
             setup,
             moves: Vec::new(),
             headers,
+            line,
         }
     }
 
@@ -252,6 +256,7 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                 setup,
                 moves,
                 headers: Vec::new(),
+                line: Vec::new(),
             })
         }
         Format::Kif => {
@@ -282,7 +287,7 @@ fn kif_problem(name: &str, text: &str) -> Result<Problem, InputError> {
         });
     }
     kif::parse(text)
-        .map(|record| Problem::of_record(record.setup, record.headers))
+        .map(|record| Problem::of_record(record.setup, record.headers, record.moves))
         .map_err(|error| InputError::Kif {
             path: name.to_string(),
             error,
@@ -292,7 +297,10 @@ fn kif_problem(name: &str, text: &str) -> Result<Problem, InputError> {
 /// The problem of a CSA text (`name` for the messages).
 fn csa_problem(name: &str, text: &str) -> Result<Problem, InputError> {
     csa::parse(text)
-        .map(|record| Problem::of_record(record.setup, csa::headers_to_kif(&record.headers)))
+        .map(|record| {
+            let headers = csa::headers_to_kif(&record.headers);
+            Problem::of_record(record.setup, headers, record.moves)
+        })
         .map_err(|error| InputError::Csa {
             path: name.to_string(),
             error,
@@ -360,6 +368,7 @@ fn one_sfen_line_in(text: &str) -> Option<Problem> {
         setup: line.setup,
         moves: line.solution.unwrap_or_default(),
         headers: Vec::new(),
+        line: Vec::new(),
     })
 }
 

@@ -21,12 +21,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use tsume_generator::line::{self, LineError};
-use tsume_solver::kif::{self, Encoding};
-use tsume_solver::{
-    csa, notation, Color, Hand, Move, ParsePositionError, PieceKind, Position, Square,
-};
+use tsume_solver::{notation, Color, Hand, Move, ParsePositionError, PieceKind, Position, Square};
 
-use crate::input::InputError;
+use crate::input::{self, Format, InputError};
 use crate::verify::InputKind;
 
 /// The font stack for all text.
@@ -604,65 +601,33 @@ fn pack_path(input: &str) -> Result<Option<PathBuf>, RenderError> {
 }
 
 /// The problem of a KIF or CSA file (by its extension, or by its content as `tsume verify`
-/// tells it), read as `tsume solve` and `tsume verify` read it: the record's starting
-/// position and its main line (the moves `--move` plays). `None`: the input is not such a
-/// file (an SFEN, a pack).
+/// tells it), read as `tsume solve` reads it: the record's starting position and its main
+/// line (the moves `--move` plays). `None`: the input is not such a file (an SFEN, a pack).
 fn record_problem(input: &str) -> Result<Option<Problem>, RenderError> {
     let path = Path::new(input);
     if input.ends_with(".jsonl") || !path.is_file() {
         return Ok(None);
     }
-    let record_error = RenderError::Record;
     let bytes = std::fs::read(path).map_err(|error| {
-        record_error(InputError::Unreadable {
+        RenderError::Record(InputError::Unreadable {
             path: input.to_string(),
             error,
         })
     })?;
-    let kind = crate::verify::detect(input, &bytes);
-    if kind == InputKind::Lines {
+    if crate::verify::detect(input, &bytes) == InputKind::Lines {
         return Ok(None);
     }
-    // A `.kifu` file is UTF-8 (unless its first line declares Shift-JIS), as for `solve`.
-    let kifu = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("kifu"));
-    let encoding = if kifu { Encoding::Utf8 } else { Encoding::Auto };
-    let text = kif::decode(&bytes, encoding).map_err(|error| {
-        record_error(InputError::Decode {
-            path: input.to_string(),
-            error,
-        })
-    })?;
-    let (setup, moves) = if kind == InputKind::Kif {
-        let records = kif::split_records(&text).len();
-        if records > 1 {
-            return Err(RenderError::SeveralRecords {
-                path: input.to_string(),
-                records,
-            });
+    let problem = input::load_problem(input, Format::Auto).map_err(|e| match e {
+        InputError::SeveralRecords { path, records } => {
+            RenderError::SeveralRecords { path, records }
         }
-        let record = kif::parse(&text).map_err(|error| {
-            record_error(InputError::Kif {
-                path: input.to_string(),
-                error,
-            })
-        })?;
-        (record.setup, record.moves)
-    } else {
-        let record = csa::parse(&text).map_err(|error| {
-            record_error(InputError::Csa {
-                path: input.to_string(),
-                error,
-            })
-        })?;
-        (record.setup, record.moves)
-    };
-    let pos =
-        Position::from_setup(&setup).map_err(|e| record_error(InputError::IllegalPosition(e)))?;
+        e => RenderError::Record(e),
+    })?;
+    let pos = Position::from_setup(&problem.setup)
+        .map_err(|e| RenderError::Record(InputError::IllegalPosition(e)))?;
     Ok(Some(Problem {
         pos,
-        moves: moves.iter().map(Move::to_string).collect(),
+        moves: problem.line.iter().map(Move::to_string).collect(),
     }))
 }
 
