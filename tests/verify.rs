@@ -40,7 +40,7 @@ fn oracle_problem(line: &str) -> (Setup, Option<Vec<String>>, Vec<&str>) {
 
 #[test]
 fn verdicts_of_the_worked_cases() {
-    assert_eq!(common::check_verify_cases(&options(true), 16), 12);
+    assert_eq!(common::check_verify_cases(&options(true), 16), 13);
 }
 
 /// 余詰 at the first move exactly when cshogi's DfPn finds more than one mating first move.

@@ -372,7 +372,14 @@ fn replay_claimed(
         let ply = i + 1;
         let m = pos.parse_move(text).map_err(|e| Flaw::BadSolution {
             ply,
-            reason: e.to_string(),
+            // A line that goes on after its mate is named so, not by the illegal move.
+            reason: if i > 0 && pos.is_checkmate() {
+                format!(
+                    "the position is already mate after ply {i}, and the solution goes on with {text}"
+                )
+            } else {
+                e.to_string()
+            },
         })?;
         if pos.side_to_move() == ev.attacker && !CheckInfo::new(&pos).gives_check(&pos, m) {
             return Err(Flaw::BadSolution {
