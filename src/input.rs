@@ -30,6 +30,8 @@ pub enum InputError {
     /// An existing file of a kind `solve` does not read (a pack, an SFEN list), given
     /// where an SFEN was expected.
     UnknownFile(String),
+    /// A file with nothing but white space in it.
+    Empty(String),
     /// One word that is neither an SFEN nor an existing file (a mistyped file name, a
     /// directory, `-` for standard input).
     NotAProblem { arg: String, what: &'static str },
@@ -56,6 +58,11 @@ impl fmt::Display for InputError {
                 "{arg}: a file of unknown kind (solve reads one problem: an SFEN, a KIF or \
                  CSA record, told by the name's .kif/.kifu/.csa or by the content, or a file \
                  of one SFEN line); for packs and SFEN lists use tsume verify"
+            ),
+            InputError::Empty(arg) => write!(
+                f,
+                "{arg}: empty (solve reads one problem: an SFEN, a KIF or CSA record, or \
+                 a file of one SFEN line)"
             ),
             InputError::NotAProblem { arg, what } => write!(
                 f,
@@ -230,6 +237,9 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                     path: arg.to_string(),
                     error,
                 })?;
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    return Err(InputError::Empty(arg.to_string()));
+                }
                 let kind = crate::verify::detect(arg, &bytes);
                 return by_content(arg, &bytes, kind, || {
                     InputError::UnknownFile(arg.to_string())

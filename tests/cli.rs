@@ -398,6 +398,16 @@ fn a_file_of_one_sfen_line_is_solved() {
         "{}",
         stderr(&o)
     );
+    // An empty file is named so.
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "\n  \n").unwrap();
+    let o = tsume(&["solve", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
+    assert!(
+        stderr(&o).contains("empty.txt: empty (solve reads"),
+        "{}",
+        stderr(&o)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
