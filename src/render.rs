@@ -460,6 +460,9 @@ pub enum MovesError {
 impl fmt::Display for MovesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            MovesError::Beyond { ply, moves: 0 } => {
+                write!(f, "--move {ply}: there are no moves to play")
+            }
             MovesError::Beyond { ply, moves } => write!(
                 f,
                 "--move {ply}: the solution has only {moves} move{}",

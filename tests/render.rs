@@ -223,6 +223,10 @@ fn bad_input_is_exit_2() {
         ],
         "9i9h",
     );
+    assert_bad_input(
+        &["render", MATE3, "--move", "1", "--out", out],
+        "--move 1: there are no moves to play",
+    );
     assert_bad_input(&["render", MATE3, "--move", "-1", "--out", out], "-1");
     assert_bad_input(&["render", MATE3], "--out");
     assert_bad_input(
@@ -261,7 +265,7 @@ fn bad_input_is_exit_2() {
     .unwrap();
     assert_bad_input(
         &["render", pack_s, "--move", "1", "--out", out],
-        "only 0 moves",
+        "--move 1: there are no moves to play",
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
