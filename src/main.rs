@@ -93,6 +93,12 @@ enum Command {
     /// Run as a USI engine on stdin/stdout (`go mate` answers `checkmate …`). A GUI can
     /// also start `tsume` with no arguments: when the first line of its input is `usi`, it
     /// is this engine.
+    ///
+    /// Commands that arrive during a search wait for it, except `stop`, `quit`, `isready`
+    /// and `usi`. `quit` stops the running search and exits at once, discarding the
+    /// commands still waiting: a script that pipes several `position …` / `go mate …`
+    /// pairs and wants every answer ends its input instead of sending `quit` (the engine
+    /// answers what is queued, then exits).
     Usi,
     /// Draw a tsume diagram as SVG: one position, or every problem of a pack.
     Render {
