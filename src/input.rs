@@ -404,6 +404,9 @@ pub enum Output {
     /// A CSA V2.2 record of the position and the solution, ending in %TSUMI, %FUZUMI or
     /// %CHUDAN, with the input record's headers ($TITLE, N+ …).
     Csa,
+    /// One line, `<sfen> moves <solution>` in USI (a problem as `tsume verify` and a
+    /// pack's pack.sfen write it), or the SFEN alone when no mate was found.
+    Sfen,
 }
 
 /// The record of a solve, to print on stdout (the statistics go to stderr here), with the
@@ -422,6 +425,7 @@ pub fn record_text(
         Output::Csa | Output::Text => {
             csa::write_with_headers(pos, moves, ending, &csa::headers_from_kif(&headers))
         }
+        Output::Sfen => sfen_line(pos, moves),
     };
     eprintln!(
         "nodes {} time {:.3}s",
@@ -429,6 +433,21 @@ pub fn record_text(
         report.elapsed.as_secs_f64()
     );
     text
+}
+
+/// `pos` as an SFEN with `moves` after it (`<sfen> moves m1 m2 …`; the SFEN alone without
+/// moves), on one line.
+fn sfen_line(pos: &Position, moves: &[Move]) -> String {
+    let mut line = pos.to_sfen();
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        for m in moves {
+            line.push(' ');
+            line.push_str(&m.to_string());
+        }
+    }
+    line.push('\n');
+    line
 }
 
 /// The headers of an input record that go into the record of its solve: all of them (the

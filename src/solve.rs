@@ -32,7 +32,8 @@ pub struct SolveArgs {
     /// How to read the position (auto: KIF or CSA by file extension, else SFEN).
     #[arg(long, value_enum, default_value_t = input::Format::Auto)]
     format: input::Format,
-    /// What to print: text, or the solution as a KIF or CSA record.
+    /// What to print: text, the solution as a KIF or CSA record, or one line `<sfen> moves
+    /// <solution>` (as `tsume verify` reads a problem).
     #[arg(long, value_enum, default_value_t = input::Output::Text, conflicts_with = "json")]
     output: input::Output,
     /// Length convention: tsume (useless interpositions not counted, the problem-book

@@ -249,6 +249,60 @@ fn solve_writes_kif_and_csa_records() {
     let r = csa::parse(&text).unwrap();
     assert_eq!(r.setup.to_string(), sfen);
 
+    // One SFEN line with the solution, as `tsume verify` reads a problem: the KIF file's
+    // problem, which verify then finds sound.
+    let kif_file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/formats/cshogi/mate3_w1.kifu"
+    );
+    let o = tsume(&["solve", kif_file, "--output", "sfen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let line = stdout(&o);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    let (sfen_part, moves_part) = line.trim_end().split_once(" moves ").expect("moves");
+    let expected = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/formats/cshogi/expected.tsv"
+    ))
+    .unwrap();
+    let row: Vec<&str> = expected
+        .lines()
+        .find(|l| l.starts_with("mate3_w1.kifu\t"))
+        .unwrap()
+        .split('\t')
+        .collect();
+    // The board, side and hands (the move number is the record's business).
+    let fields = |s: &str| s.split(' ').take(3).collect::<Vec<_>>().join(" ");
+    assert_eq!(
+        fields(sfen_part),
+        fields(row[1]),
+        "cshogi's SFEN of the file"
+    );
+    assert_eq!(moves_part.split(' ').count(), 3, "{line}");
+    // A sound problem's KIF record, back to one line that `tsume verify` finds sound.
+    let dir = std::env::temp_dir().join(format!("tsume-sfen-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("mate3.kifu");
+    std::fs::write(&record, stdout(&tsume(&["solve", sfen, "--output", "kif"]))).unwrap();
+    let o = tsume(&["solve", record.to_str().unwrap(), "--output", "sfen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(fields(&stdout(&o)), fields(sfen), "{}", stdout(&o));
+    assert!(
+        stdout(&o).ends_with(" moves 2c2b+ 1b1c R*2c\n"),
+        "{}",
+        stdout(&o)
+    );
+    let list = dir.join("mate3.txt");
+    std::fs::write(&list, stdout(&o)).unwrap();
+    let v = tsume(&["verify", list.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(v.status.code(), Some(0), "{}{}", stdout(&v), stderr(&v));
+    // No mate: the SFEN alone, exit code 1.
+    let no_mate = "kn7/1s7/9/1N7/9/9/9/9/9 b P2r2b4g3s2n4l17p 1";
+    let o = tsume(&["solve", no_mate, "--output", "sfen"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{no_mate}\n"));
+
     // No mate: the record ends in 不詰, exit code 1.
     let o = tsume(&[
         "solve",
