@@ -425,7 +425,10 @@ pub fn record_text(
         Output::Csa | Output::Text => {
             csa::write_with_headers(pos, moves, ending, &csa::headers_from_kif(&headers))
         }
-        Output::Sfen => sfen_line(pos, moves),
+        Output::Sfen => format!(
+            "{}\n",
+            tsume_generator::line::sfen_line(&pos.to_sfen(), moves)
+        ),
     };
     eprintln!(
         "nodes {} time {:.3}s",
@@ -433,21 +436,6 @@ pub fn record_text(
         report.elapsed.as_secs_f64()
     );
     text
-}
-
-/// `pos` as an SFEN with `moves` after it (`<sfen> moves m1 m2 …`; the SFEN alone without
-/// moves), on one line.
-fn sfen_line(pos: &Position, moves: &[Move]) -> String {
-    let mut line = pos.to_sfen();
-    if !moves.is_empty() {
-        line.push_str(" moves");
-        for m in moves {
-            line.push(' ');
-            line.push_str(&m.to_string());
-        }
-    }
-    line.push('\n');
-    line
 }
 
 /// The headers of an input record that go into the record of its solve: all of them (the

@@ -637,18 +637,17 @@ fn record_problem(input: &str) -> Result<Option<Problem>, RenderError> {
 /// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
 pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
     let ply = ply.unwrap_or(0);
-    let record = record_problem(input)?;
-    if record.is_none() {
-        if let Some(pack) = pack_path(input)? {
-            if out == Path::new("-") {
-                return Err(RenderError::PackToStdout(input.to_string()));
-            }
-            return render_pack(&pack, out, ply);
-        }
-    }
-    let problem = match record {
+    let problem = match record_problem(input)? {
         Some(problem) => problem,
-        None => parse_sfen_with_moves(input)?,
+        None => {
+            if let Some(pack) = pack_path(input)? {
+                if out == Path::new("-") {
+                    return Err(RenderError::PackToStdout(input.to_string()));
+                }
+                return render_pack(&pack, out, ply);
+            }
+            parse_sfen_with_moves(input)?
+        }
     };
     let (pos, opts) = position_after(&problem, ply).map_err(RenderError::Moves)?;
     let svg = render_svg(&pos, &opts);

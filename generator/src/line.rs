@@ -108,6 +108,20 @@ pub fn position_and_moves(text: &str) -> (Vec<&str>, Option<Vec<&str>>) {
     }
 }
 
+/// A problem as one SFEN line, `<sfen> moves m1 m2 …` (the SFEN alone without moves), as
+/// a pack's `pack.sfen` holds it and [`parse_sfen_line`] reads it; no line feed.
+pub fn sfen_line<M: fmt::Display>(sfen: &str, moves: &[M]) -> String {
+    let mut line = sfen.to_string();
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        for m in moves {
+            line.push(' ');
+            line.push_str(&m.to_string());
+        }
+    }
+    line
+}
+
 /// Reads an SFEN line: `<sfen> [<label>] [moves m1 m2 …] [# comment]`, the SFEN optionally
 /// `startpos` or prefixed with `sfen`, the whole optionally prefixed with `position` (a USI
 /// command copied from a GUI's log: `position sfen … moves …`, `position startpos moves …`,
@@ -469,6 +483,19 @@ mod tests {
     use super::*;
 
     const MATE3: &str = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+
+    /// The written line reads back as the same position and moves.
+    #[test]
+    fn an_sfen_line_written_reads_back() {
+        let sfen = "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1";
+        let moves = ["2c2b+", "1b1c", "R*2c"];
+        let line = sfen_line(sfen, &moves);
+        assert_eq!(line, format!("{sfen} moves 2c2b+ 1b1c R*2c"));
+        let read = parse_sfen_line(&line).unwrap().unwrap();
+        assert_eq!(read.setup.to_string(), sfen);
+        assert_eq!(read.solution.unwrap(), moves);
+        assert_eq!(sfen_line::<&str>(sfen, &[]), sfen);
+    }
 
     #[test]
     fn sfen_lines() {

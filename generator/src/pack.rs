@@ -480,7 +480,8 @@ pub fn export(
     let mut counts = std::collections::BTreeMap::<usize, usize>::new();
     let mut count = 0;
     for r in records {
-        sfen += &format!("{} moves {}\n", r.sfen, r.solution.join(" "));
+        sfen += &crate::line::sfen_line(&r.sfen, &r.solution);
+        sfen.push('\n');
         let pos = Position::from_sfen(&r.sfen)
             .map_err(|e| PackError::Refused(format!("pack.jsonl: problem {}: {e}", r.id)))?;
         let moves: Vec<Move> = replay(&pos, &r.solution).ok_or_else(|| {

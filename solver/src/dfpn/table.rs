@@ -346,9 +346,10 @@ impl Table {
     /// of `in_use` clusters (less one) will move entries to, once per `in_use`.
     ///
     /// The system zeroes a page at its first write, which the search would otherwise wait
-    /// for as the table grows (with huge pages, 8 % of 寿's solve: benches/RESULTS.md §47c). Started when the clusters in use are
-    /// [`FAULT_IN_FILL_PER_MILLE`] full, the zeroing runs beside the search, and mostly
-    /// on memory that the table is about to use. Where no thread can be started, the search
+    /// for as the table grows (with huge pages, 8 % of 寿's solve: benches/RESULTS.md §47c;
+    /// without them, two searching threads faulting pages in spent 1.9–3.7 s in the kernel,
+    /// §57c). Started when the clusters in use are [`FAULT_IN_FILL_PER_MILLE`] full, the
+    /// zeroing runs beside the search, and mostly on memory that the table is about to use. Where no thread can be started, the search
     /// faults the pages in itself, as before.
     fn fault_in_ahead(&self, in_use: usize) {
         let clusters = in_use + 1..(2 * (in_use + 1)).min(self.mask + 1);

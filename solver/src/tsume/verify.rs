@@ -375,7 +375,8 @@ fn replay_claimed(
             // A line that goes on after its mate is named so, not by the illegal move.
             reason: if i > 0 && pos.is_checkmate() {
                 format!(
-                    "the position is already mate after ply {i}, and the solution goes on with {text}"
+                    "the position is already mate after ply {i}, and the solution goes on \
+                     with {text}"
                 )
             } else {
                 e.to_string()
