@@ -391,22 +391,16 @@ fn a_file_of_one_sfen_line_is_solved() {
         "6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\n6S2/8k/7P1/8n/9/9/9/9/9 b Rr2b4g3s3n4l17p 1\n",
     )
     .unwrap();
-    let o = tsume(&["solve", two.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
-    assert!(
-        stderr(&o).contains("a file of unknown kind"),
-        "{}",
-        stderr(&o)
+    assert_bad_input(
+        &["solve", two.to_str().unwrap()],
+        &["a file of unknown kind"],
     );
     // An empty file is named so.
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "\n  \n").unwrap();
-    let o = tsume(&["solve", empty.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
-    assert!(
-        stderr(&o).contains("empty.txt: empty (solve reads"),
-        "{}",
-        stderr(&o)
+    assert_bad_input(
+        &["solve", empty.to_str().unwrap()],
+        &["empty.txt: empty (solve reads"],
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
