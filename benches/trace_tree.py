@@ -10,6 +10,11 @@ solver/src/dfpn/stats.rs and benches/README.md) and says where a search's nodes 
       the threads of a parallel search against the same search at one thread: nodes inside
       and outside the one-thread tree, nodes entered by more than one thread, nodes by
       budget, and the largest subtrees outside the one-thread tree (RESULTS §53b).
+  trace_tree.py floor TRACE.tsv
+      what the search would have cost had it known in advance every refutation it ended
+      up proving (RESULTS §59a): without the work at nodes never settled; with every
+      settled node expanded once; and with each refuted defender node evaluating only the
+      evasion that refutes it.
 """
 import sys
 from collections import Counter, defaultdict
@@ -163,12 +168,36 @@ def compare(one_path, paths):
                   f"entered by {v['move']} ({v['fate']}; its subtree {mn(total[k])})")
 
 
+DISPROOFS = ("NoMate", "Bounded", "PathDependent")
+
+
+def floor(path):
+    t = load(path)
+    counted = sum(v["nodes"] for v in t.values())
+    settled = [v for v in t.values() if v["fate"] != "Open"]
+    kept = sum(v["nodes"] for v in settled)
+    # One expansion of a node counts one node and one per child evaluated.
+    once = sum(min(v["nodes"], 1 + max(v["moves"], 0)) for v in settled)
+    # A refuted defender node: its expansion and the refuting evasion's evaluation; a
+    # refuted attacker node: every check evaluated. Proven nodes are not needed at all.
+    lazy = sum(2 if v["side"] == "and" else 1 + max(v["moves"], 0)
+               for v in settled if v["fate"] in DISPROOFS)
+    print(f"{path}: {mn(counted)} counted")
+    for name, n in (("without the work at nodes never settled", kept),
+                    ("and every settled node expanded once", once),
+                    ("and a refuted defender node evaluating its refutation only", lazy)):
+        print(f"  {name:<60}{mn(n):>10} ({n / counted:.3f})")
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "summary":
         for p in sys.argv[2:]:
             summary(p)
     elif len(sys.argv) >= 4 and sys.argv[1] == "compare":
         compare(sys.argv[2], sys.argv[3:])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "floor":
+        for p in sys.argv[2:]:
+            floor(p)
     else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
