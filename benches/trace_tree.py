@@ -178,9 +178,10 @@ def floor(path):
     kept = sum(v["nodes"] for v in settled)
     # One expansion of a node counts one node and one per child evaluated.
     once = sum(min(v["nodes"], 1 + max(v["moves"], 0)) for v in settled)
-    # A refuted defender node: its expansion and the refuting evasion's evaluation; a
-    # refuted attacker node: every check evaluated. Proven nodes are not needed at all.
-    lazy = sum(2 if v["side"] == "and" else 1 + max(v["moves"], 0)
+    # A refuted defender node: its visit and the refuting evasion's evaluation; a refuted
+    # attacker node: every check evaluated (those the table settled cost nothing, as
+    # counted). Proven nodes are not needed at all.
+    lazy = sum(min(v["nodes"], 2 if v["side"] == "and" else 1 + max(v["moves"], 0))
                for v in settled if v["fate"] in DISPROOFS)
     print(f"{path}: {mn(counted)} counted")
     for name, n in (("without the work at nodes never settled", kept),
