@@ -419,6 +419,9 @@ pub enum RenderError {
     Line(LineError),
     /// Nothing but blanks (or a comment) where the SFEN should be.
     EmptySfen,
+    /// One word that is neither a file nor an SFEN (three or four fields): most likely a
+    /// mistyped file name.
+    NoSuchInput(String),
     /// The moves: `--move N` beyond them, or one that cannot be played.
     Moves(MovesError),
     /// A KIF or CSA file that cannot be read (its message names the file and line).
@@ -491,6 +494,12 @@ impl fmt::Display for RenderError {
             RenderError::Position(e) => write!(f, "{e}"),
             RenderError::Line(e) => write!(f, "{e}"),
             RenderError::EmptySfen => write!(f, "malformed SFEN: empty SFEN"),
+            RenderError::NoSuchInput(input) => write!(
+                f,
+                "{input}: no such file, and not an SFEN (render draws one SFEN, quoted as one \
+                 argument, a KIF or CSA file, or every problem of a pack: its pack.jsonl or \
+                 its directory)"
+            ),
             RenderError::Moves(e) => write!(f, "{e}"),
             RenderError::Record(e) => write!(f, "{e}"),
             RenderError::SeveralRecords { path, records } => write!(
@@ -634,6 +643,12 @@ fn record_problem(input: &str) -> Result<Option<Problem>, RenderError> {
     }))
 }
 
+/// Whether `input` is one word, which cannot be an SFEN (three or four fields).
+fn is_one_word(input: &str) -> bool {
+    let word = input.trim();
+    !word.is_empty() && !word.contains(char::is_whitespace)
+}
+
 /// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
 pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
     let ply = ply.unwrap_or(0);
@@ -646,7 +661,12 @@ pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, 
                 }
                 return render_pack(&pack, out, ply);
             }
-            parse_sfen_with_moves(input)?
+            parse_sfen_with_moves(input).map_err(|e| match e {
+                RenderError::Line(_) if is_one_word(input) => {
+                    RenderError::NoSuchInput(input.to_string())
+                }
+                e => e,
+            })?
         }
     };
     let (pos, opts) = position_after(&problem, ply).map_err(RenderError::Moves)?;

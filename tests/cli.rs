@@ -463,8 +463,9 @@ fn a_square_before_dou_must_be_the_previous_destination() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A mistyped file name or a directory is named as what it is, with what `solve` reads,
-/// instead of "malformed SFEN" (exit 2); empty standard input (`-`) is named too.
+/// A mistyped file name or a directory is named as what it is, with what `solve` (or
+/// `render`) reads, instead of "malformed SFEN" (exit 2); empty standard input (`-`) is
+/// named too.
 #[test]
 fn a_missing_file_or_a_directory_is_not_called_a_malformed_sfen() {
     let dir = env!("CARGO_MANIFEST_DIR");
@@ -489,6 +490,17 @@ fn a_missing_file_or_a_directory_is_not_called_a_malformed_sfen() {
     let o = tsume(&["solve", "9/9/9 b"]);
     assert_eq!(o.status.code(), Some(EXIT_BAD_INPUT));
     assert!(stderr(&o).contains("malformed SFEN"), "{}", stderr(&o));
+    // `render` names a mistyped file name in the same way, and an SFEN likewise stays one.
+    let missing = ["render", "no-such-problem.kif", "--out", "-"];
+    assert_bad_input(
+        &missing,
+        &[
+            "no-such-problem.kif: no such file, and not an SFEN",
+            "KIF or CSA file",
+        ],
+    );
+    assert!(!stderr(&tsume(&missing)).contains("malformed SFEN"));
+    assert_bad_input(&["render", "9/9/9 b", "--out", "-"], &["malformed SFEN"]);
 }
 
 /// A negative number for a numeric option is refused as a value of that option (exit 2),
