@@ -55,10 +55,10 @@ enum Command {
         /// Nodes per sub-search; a search that runs out makes the verdict "unproven".
         #[arg(long, default_value_t = 2_000_000, value_parser = whole_number(1, u64::MAX), allow_negative_numbers = true)]
         budget: u64,
-        /// Transposition tables per problem in MiB.
+        /// Transposition tables per problem in MiB, 1–65536.
         #[arg(long, default_value_t = 64, value_parser = whole_number(1, 65536), allow_negative_numbers = true)]
         hash: u64,
-        /// Threads: problems are verified in parallel (each with its own tables), and when
+        /// Threads, 1–256: problems are verified in parallel (each with its own tables), and when
         /// there are fewer problems than threads, the rest search inside each problem
         /// (sharing its tables; --budget then holds for each of the threads of a search,
         /// so a verdict left unproven by one thread may be reached with more).

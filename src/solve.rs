@@ -40,11 +40,11 @@ pub struct SolveArgs {
     /// answer) or raw (every legal defence counts).
     #[arg(long, value_enum, default_value_t = Rules::Tsume)]
     rules: Rules,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB, 1–65536.
     #[arg(long, default_value_t = 256, value_parser = crate::whole_number(1, 65536), allow_negative_numbers = true)]
     hash: u64,
-    /// Threads searching together, sharing the --hash table (the answer is the same at any
-    /// count; only the line shown may differ among equally good ones).
+    /// Threads searching together, 1–1024, sharing the --hash table (the answer is the same
+    /// at any count; only the line shown may differ among equally good ones).
     #[arg(long, default_value_t = 1, value_parser = crate::whole_number(1, 1024), allow_negative_numbers = true)]
     threads: u64,
     /// Nodes each search spends alone before the other --threads join (for measurement).

@@ -177,23 +177,31 @@ fn help_and_unknown_command() {
     assert!(!stderr(&o).contains("Usage:"), "{}", stderr(&o));
 }
 
-/// Every option and argument of `verify` and `generate` says what it is for.
+/// Every option and argument of `verify` and `generate` says what it is for, and the
+/// table and thread options their ranges (the bounds their values are checked against).
 #[test]
 fn help_describes_every_option() {
     let o = tsume(&["verify", "--help"]);
     assert!(stdout(&o).contains("a pack's directory (its pack.jsonl"));
-    let o = tsume(&["generate", "--help"]);
-    let help = stdout(&o);
-    for (option, words) in [
-        ("--seed <SEED>", "Random seed"),
-        ("--threads <THREADS>", "Threads evaluating"),
+    for (command, option, words) in [
+        ("generate", "--seed <SEED>", "Random seed"),
+        (
+            "generate",
+            "--threads <THREADS>",
+            "Threads, 1–256, evaluating",
+        ),
+        ("verify", "--hash <HASH>", "in MiB, 1–65536"),
+        ("verify", "--threads <THREADS>", "Threads, 1–256:"),
+        ("solve", "--hash <HASH>", "in MiB, 1–65536"),
+        ("solve", "--threads <THREADS>", "together, 1–1024,"),
     ] {
+        let help = stdout(&tsume(&[command, "--help"]));
         // Up to the next option, whether clap puts the text on the same line or the next.
         let after = help.split_once(option).map_or("", |(_, rest)| rest);
         let description = after.split("\n      --").next().unwrap_or("");
         assert!(
             description.contains(words),
-            "{option}: {description:?}\n{help}"
+            "{command} {option}: {description:?}\n{help}"
         );
     }
 }
