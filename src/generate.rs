@@ -24,8 +24,8 @@ pub struct GenerateArgs {
     /// another seed other problems. Resuming a pack needs the seed it was made with.
     #[arg(long, default_value_t = 1, value_parser = whole_number(0, u64::MAX), allow_negative_numbers = true)]
     seed: u64,
-    /// Threads, 1–256, evaluating the candidates of each batch of 32 in parallel (the pack is the
-    /// same whatever the count; each thread has its own 16 MiB of tables).
+    /// Threads, 1–256, evaluating the candidates of each batch of 32 in parallel (the pack
+    /// is the same whatever the count; each thread has its own 16 MiB of tables).
     #[arg(long, default_value_t = 1, value_parser = whole_number(1, 256), allow_negative_numbers = true)]
     threads: u64,
     /// The pack directory.

@@ -249,8 +249,7 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
                 // A directory is named as such instead of a malformed SFEN, and so is one
                 // word, which cannot be an SFEN (three or four fields): most likely a
                 // mistyped file name.
-                let one_word = !arg.trim().contains(char::is_whitespace)
-                    && !matches!(sfen.as_str(), "" | "sfen");
+                let one_word = is_one_word(arg) && !matches!(sfen.as_str(), "" | "sfen");
                 let not_a_problem = |what| InputError::NotAProblem {
                     arg: arg.to_string(),
                     what,
@@ -285,6 +284,13 @@ pub fn load_problem(arg: &str, format: Format) -> Result<Problem, InputError> {
         }
         Format::Csa => csa_problem(arg, &read_text(arg, Encoding::Auto)?),
     }
+}
+
+/// Whether `arg` is one word, which cannot be an SFEN (three or four fields): where a
+/// problem is expected, most likely a mistyped file name.
+pub(crate) fn is_one_word(arg: &str) -> bool {
+    let word = arg.trim();
+    !word.is_empty() && !word.contains(char::is_whitespace)
 }
 
 /// The problem of a KIF text of one record (`name` for the messages).

@@ -58,10 +58,10 @@ enum Command {
         /// Transposition tables per problem in MiB, 1–65536.
         #[arg(long, default_value_t = 64, value_parser = whole_number(1, 65536), allow_negative_numbers = true)]
         hash: u64,
-        /// Threads, 1–256: problems are verified in parallel (each with its own tables), and when
-        /// there are fewer problems than threads, the rest search inside each problem
-        /// (sharing its tables; --budget then holds for each of the threads of a search,
-        /// so a verdict left unproven by one thread may be reached with more).
+        /// Threads, 1–256: problems are verified in parallel (each with its own tables),
+        /// and when there are fewer problems than threads, the rest search inside each
+        /// problem (sharing its tables; --budget then holds for each of the threads of a
+        /// search, so a verdict left unproven by one thread may be reached with more).
         #[arg(long, default_value_t = 1, value_parser = whole_number(1, 256), allow_negative_numbers = true)]
         threads: u64,
         /// Skip the unnecessary-piece (不要駒) check (the most expensive one).

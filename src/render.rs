@@ -643,12 +643,6 @@ fn record_problem(input: &str) -> Result<Option<Problem>, RenderError> {
     }))
 }
 
-/// Whether `input` is one word, which cannot be an SFEN (three or four fields).
-fn is_one_word(input: &str) -> bool {
-    let word = input.trim();
-    !word.is_empty() && !word.contains(char::is_whitespace)
-}
-
 /// Runs `tsume render INPUT --out OUT [--move N]`; returns the files written.
 pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, RenderError> {
     let ply = ply.unwrap_or(0);
@@ -662,7 +656,7 @@ pub fn run(input: &str, out: &Path, ply: Option<usize>) -> Result<Vec<PathBuf>, 
                 return render_pack(&pack, out, ply);
             }
             parse_sfen_with_moves(input).map_err(|e| match e {
-                RenderError::Line(_) if is_one_word(input) => {
+                RenderError::Line(_) if input::is_one_word(input) => {
                     RenderError::NoSuchInput(input.to_string())
                 }
                 e => e,

@@ -349,8 +349,9 @@ impl Table {
     /// for as the table grows (with huge pages, 8 % of 寿's solve: benches/RESULTS.md §47c;
     /// without them, two searching threads faulting pages in spent 1.9–3.7 s in the kernel,
     /// §57c). Started when the clusters in use are [`FAULT_IN_FILL_PER_MILLE`] full, the
-    /// zeroing runs beside the search, and mostly on memory that the table is about to use. Where no thread can be started, the search
-    /// faults the pages in itself, as before.
+    /// zeroing runs beside the search, and mostly on memory that the table is about to
+    /// use. Where no thread can be started, the search faults the pages in itself, as
+    /// before.
     fn fault_in_ahead(&self, in_use: usize) {
         let clusters = in_use + 1..(2 * (in_use + 1)).min(self.mask + 1);
         if clusters.is_empty() {
