@@ -34,7 +34,8 @@
 //! uncapped, and by the numbers a bounded disproof can cost three times the nodes
 //! (benches/RESULTS.md §23a, No. 98).
 //! Deflecting at every node, as Kaneko did, left 寿 and 煙詰 as slow at two threads as at
-//! one (benches/RESULTS.md §23).
+//! one (benches/RESULTS.md §23). A thread marks its moves only below nodes that deflect
+//! ([`marks_read`]): nobody reads the others.
 //!
 //! Why the answer stays exact: each thread is an ordinary df-pn over its own path (so
 //! repetitions are judged on its own path, and a path-dependent disproof is stored only
@@ -182,6 +183,17 @@ pub(super) fn deflection(attacker_node: bool, refuting: bool) -> Deflection {
         (true, true) => Deflection::Always,
         (false, true) => Deflection::Never,
     }
+}
+
+/// Whether a thread marks the children it searches below a node of this kind (see
+/// [`deflection`]): only where another thread choosing among them reads the marks, which a
+/// node that never deflects does not. Its marks were never read but cost an atomic
+/// increment on a cold cache line per node: leaving them out of the defender nodes of the
+/// refuting searches took 寿's and 煙詰's time per node at two threads 4 % and 3 % down, the
+/// 20 将棋図巧 diagrams' unchanged (benches/RESULTS.md §60a).
+#[inline]
+pub(super) fn marks_read(attacker_node: bool, refuting: bool) -> bool {
+    deflection(attacker_node, refuting) != Deflection::Never
 }
 
 /// How a thread of a parallel search shares its node count while it runs, so that the
@@ -565,6 +577,30 @@ mod tests {
         // Alone, never.
         assert_eq!(picked(false, true, false, [(1, 1), (2, 1)]), 0);
         assert_eq!(picked(false, false, true, [(1, 3), (1, 4)]), 0);
+    }
+
+    /// A node marks its children for the other threads exactly where they can change the
+    /// child another thread picks there.
+    #[test]
+    fn marks_are_made_where_they_are_read() {
+        for attacker_node in [true, false] {
+            for refuting in [true, false] {
+                let unbounded = !refuting;
+                // Equal children, the first one busy: deflected, a thread takes the second
+                // (numbers by which an unbounded attacker node deflects too).
+                let numbers = if attacker_node {
+                    [(3, 1), (3, 1)]
+                } else {
+                    [(1, 3), (1, 3)]
+                };
+                let read = picked(true, attacker_node, unbounded, numbers) == 1;
+                assert_eq!(
+                    marks_read(attacker_node, refuting),
+                    read,
+                    "attacker node {attacker_node}, refuting {refuting}"
+                );
+            }
+        }
     }
 
     /// A search that expects a proof (a raw shortening) deflects its bounded nodes as an

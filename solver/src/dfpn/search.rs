@@ -34,7 +34,7 @@ use crate::zobrist;
 pub use super::clock::{Limits, Progress, ProgressCallback, Stop, Unsettled};
 pub use super::node::NodeResult;
 use super::node::*;
-use super::parallel::{Marks, NodeTally};
+use super::parallel::{marks_read, Marks, NodeTally};
 use super::path::Path;
 pub use super::probe::table_salt;
 use super::probe::*;
@@ -457,7 +457,8 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// Plays the move to a child, searches it, and takes the move back.
+    /// Plays the move to a child, searches it, and takes the move back; `marked`: whether
+    /// the other threads may read that this one searches below the move ([`marks_read`]).
     pub(super) fn descend(
         &mut self,
         m: Move,
@@ -465,6 +466,7 @@ impl<'t> Search<'t> {
         remaining: u16,
         th_pn: u32,
         th_dn: u32,
+        marked: bool,
     ) -> NodeResult {
         let attacker_moved = self.pos.side_to_move() == self.attacker;
         let unused = match via {
@@ -479,7 +481,7 @@ impl<'t> Search<'t> {
             }
             _ => None,
         };
-        let mark = self.marks.as_ref().map(|marks| {
+        let mark = self.marks.as_ref().filter(|_| marked).map(|marks| {
             let slot = Marks::slot(self.pos.full_key(), m);
             marks.enter(slot);
             slot
@@ -675,7 +677,8 @@ impl<'t> Search<'t> {
                     .normal_budget
                     .expect("ordinary children only with a budget"),
             };
-            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
+            let marked = marks_read(true, refuting);
+            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn, marked);
             amount = amount.saturating_add(r.amount);
             children[pick.best].set(&r);
         }
@@ -854,7 +857,8 @@ impl<'t> Search<'t> {
                 Via::Interposition => remaining,
                 _ => below(remaining),
             };
-            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
+            let marked = marks_read(false, refuting);
+            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn, marked);
             amount = amount.saturating_add(r.amount);
             children[pick.best].set(&r);
             self.flag_if_refuted(&mut children[pick.best], remaining);
