@@ -4,7 +4,6 @@
 
 use super::hands;
 use super::node::*;
-use super::parallel::marks_read;
 use super::search::*;
 use super::table::{INF, NO_MATE};
 use crate::hand::Hand;
@@ -175,9 +174,7 @@ impl Search<'_> {
     /// once cost 将棋図巧 No. 12 8.5 M nodes instead of 1.6 M.
     pub(super) fn evaluate_new_or_child(&mut self, c: &mut Child, key: u64, budget: u16) {
         if budget == 1 && c.via == Via::Normal {
-            // From a defender node, whose search refutes as the child's with one ply left.
-            let marked = marks_read(false, self.refutes(budget));
-            let r = self.descend(c.mv, c.via, 1, 1, 1, marked);
+            let r = self.descend(c.mv, c.via, 1, 1, 1);
             c.set(&r);
             return;
         }

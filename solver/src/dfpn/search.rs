@@ -457,8 +457,7 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// Plays the move to a child, searches it, and takes the move back; `marked`: whether
-    /// the other threads may read that this one searches below the move ([`marks_read`]).
+    /// Plays the move to a child, searches it, and takes the move back.
     pub(super) fn descend(
         &mut self,
         m: Move,
@@ -466,7 +465,6 @@ impl<'t> Search<'t> {
         remaining: u16,
         th_pn: u32,
         th_dn: u32,
-        marked: bool,
     ) -> NodeResult {
         let attacker_moved = self.pos.side_to_move() == self.attacker;
         let unused = match via {
@@ -481,6 +479,9 @@ impl<'t> Search<'t> {
             }
             _ => None,
         };
+        // The child's budget is bounded exactly where its parent's is: the parent's search
+        // refutes as the child's does.
+        let marked = marks_read(attacker_moved, self.refutes(remaining));
         let mark = self.marks.as_ref().filter(|_| marked).map(|marks| {
             let slot = Marks::slot(self.pos.full_key(), m);
             marks.enter(slot);
@@ -677,8 +678,7 @@ impl<'t> Search<'t> {
                     .normal_budget
                     .expect("ordinary children only with a budget"),
             };
-            let marked = marks_read(true, refuting);
-            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn, marked);
+            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
             amount = amount.saturating_add(r.amount);
             children[pick.best].set(&r);
         }
@@ -857,8 +857,7 @@ impl<'t> Search<'t> {
                 Via::Interposition => remaining,
                 _ => below(remaining),
             };
-            let marked = marks_read(false, refuting);
-            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn, marked);
+            let r = self.descend(c.mv, c.via, budget, child_th_pn, child_th_dn);
             amount = amount.saturating_add(r.amount);
             children[pick.best].set(&r);
             self.flag_if_refuted(&mut children[pick.best], remaining);
