@@ -275,10 +275,11 @@ impl std::fmt::Display for PositionInputError {
 fn note_threads(threads: u64) {
     if let Ok(cores) = std::thread::available_parallelism() {
         if threads as usize > cores.get() {
-            // Measured (benches/RESULTS.md §19): 8 threads on 2 cores took 11 times as long.
+            // Measured (benches/RESULTS.md §57e): 8 threads on 2 cores take about what 2 do,
+            // with 1.15–2 times one thread's nodes.
             eprintln!(
                 "note: --threads {threads} is more than this machine's {cores} cores: the \
-                 extra threads only contend (benches/RESULTS.md §19)"
+                 extra threads only share them (benches/RESULTS.md §57e)"
             );
         }
     }

@@ -154,6 +154,41 @@ fn solve_tells_no_rate_under_a_millisecond() {
     }
 }
 
+/// More threads than cores is allowed, with a note on stderr, and gives the same answer.
+#[test]
+fn more_threads_than_cores_are_noted_and_solve_alike() {
+    let one = tsume(&["solve", MATE3, "--hash", "16", "--json"]);
+    let many = tsume(&[
+        "solve",
+        MATE3,
+        "--hash",
+        "16",
+        "--json",
+        "--threads",
+        "1024",
+    ]);
+    assert!(
+        many.status.success(),
+        "{:?}\n{}",
+        many.status,
+        stderr(&many)
+    );
+    let note = "is more than this machine's";
+    assert!(!stderr(&one).contains(note), "{}", stderr(&one));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(
+        stderr(&many).contains(note),
+        cores < 1024,
+        "{}",
+        stderr(&many)
+    );
+    let answer = |o: &std::process::Output| {
+        let v: serde_json::Value = serde_json::from_str(last_line(&stdout(o))).expect("json");
+        (v["status"].clone(), v["length"].clone())
+    };
+    assert_eq!(answer(&one), answer(&many));
+}
+
 #[test]
 fn perft_depth_0_counts_the_root() {
     let o = tsume(&["perft", "startpos", "0"]);
