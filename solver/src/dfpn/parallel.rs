@@ -185,12 +185,12 @@ pub(super) fn deflection(attacker_node: bool, refuting: bool) -> Deflection {
     }
 }
 
-/// Whether a thread marks the children it searches below a node of this kind (see
-/// [`deflection`]): only where another thread choosing among them reads the marks, which a
-/// node that never deflects does not. Its marks were never read but cost an atomic
-/// increment on a cold cache line per node: leaving them out of the defender nodes of the
-/// refuting searches took 寿's and 煙詰's time per node at two threads 4 % and 3 % down, the
-/// 20 将棋図巧 diagrams' unchanged (benches/RESULTS.md §60a).
+/// Whether a thread marks the children it searches below a node of this kind: only where
+/// another thread choosing among them reads the marks ([`deflection`]). The marks below a
+/// node that never deflects (a defender node of a refuting search) were never read, yet
+/// each cost an atomic increment on a cold cache line; leaving them out took 寿's and 煙詰's
+/// time per node at two threads 4 % and 3 % down, the 20 将棋図巧 diagrams' unchanged
+/// (benches/RESULTS.md §60a).
 #[inline]
 pub(super) fn marks_read(attacker_node: bool, refuting: bool) -> bool {
     deflection(attacker_node, refuting) != Deflection::Never
