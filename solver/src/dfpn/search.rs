@@ -481,8 +481,8 @@ impl<'t> Search<'t> {
         };
         // The child's budget is bounded exactly where its parent's is: the parent's search
         // refutes as the child's does.
-        let marked = marks_read(attacker_moved, self.refutes(remaining));
-        let mark = self.marks.as_ref().filter(|_| marked).map(|marks| {
+        let marked = || marks_read(attacker_moved, self.refutes(remaining));
+        let mark = self.marks.as_ref().filter(|_| marked()).map(|marks| {
             let slot = Marks::slot(self.pos.full_key(), m);
             marks.enter(slot);
             slot
